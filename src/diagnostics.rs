@@ -1,0 +1,343 @@
+//! Problems found in mods, reported the same way everywhere: a message, the file, the line and
+//! column, and a caret under the offending text (rendered by miette).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+
+/// How bad a problem is. Errors make `rampart check` fail; warnings do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth a look, but the content still works.
+    Warning,
+    /// The content cannot be used as written.
+    Error,
+}
+
+/// The text of a file a diagnostic points into.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Where the file is, as shown to the user.
+    pub path: PathBuf,
+    /// Its full text.
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    /// Wraps already-read text.
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> Self {
+        SourceFile {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    /// Reads a file, turning an I/O failure into a diagnostic.
+    pub fn read(path: &Path) -> Result<SourceFile, Diagnostic> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Ok(SourceFile::new(path, text)),
+            Err(e) => Err(Diagnostic::error(format!("cannot read {}: {e}", path.display())).in_file(path)),
+        }
+    }
+
+    /// The byte offset of a 1-based line and column (columns count characters).
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let mut offset = 0;
+        for (i, l) in self.text.split_inclusive('\n').enumerate() {
+            if i + 1 == line {
+                let in_line: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+                return offset + in_line;
+            }
+            offset += l.len();
+        }
+        self.text.len()
+    }
+
+    /// The 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(&self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (line, column)
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub column: usize,
+}
+
+/// One problem, with where it is.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// The file concerned, if any.
+    pub file: Option<PathBuf>,
+    /// Where in the file, if known.
+    pub position: Option<Position>,
+    /// The mod concerned, if any.
+    pub mod_id: Option<String>,
+    /// How to fix it, if we can tell.
+    pub help: Option<String>,
+    label: Option<String>,
+    source: Option<NamedSource<Arc<str>>>,
+    span: Option<SourceSpan>,
+}
+
+impl Diagnostic {
+    /// A new error with no location yet.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, message)
+    }
+
+    /// A new warning with no location yet.
+    pub fn warning(message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, message)
+    }
+
+    fn new(severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            message: message.into(),
+            file: None,
+            position: None,
+            mod_id: None,
+            help: None,
+            label: None,
+            source: None,
+            span: None,
+        }
+    }
+
+    /// Names the file, without a position.
+    pub fn in_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.file = Some(path.into());
+        self
+    }
+
+    /// Points at `len` bytes from byte `offset` of `file`.
+    pub fn at(mut self, file: &SourceFile, offset: usize, len: usize) -> Self {
+        let offset = floor_char_boundary(&file.text, offset.min(file.text.len()));
+        let len = len.min(file.text.len() - offset);
+        let (line, column) = file.line_col(offset);
+        self.file = Some(file.path.clone());
+        self.position = Some(Position { line, column });
+        self.source = Some(NamedSource::new(file.path.display().to_string(), file.text.clone()));
+        self.span = Some(SourceSpan::new(offset.into(), len));
+        self
+    }
+
+    /// Points at a 1-based line and column of `file`, underlining `len` bytes.
+    pub fn at_line_col(self, file: &SourceFile, line: usize, column: usize, len: usize) -> Self {
+        let offset = file.offset_of(line, column);
+        self.at(file, offset, len)
+    }
+
+    /// Points at the whole of a 1-based line of `file`.
+    pub fn at_line(self, file: &SourceFile, line: usize) -> Self {
+        let offset = file.offset_of(line, 1);
+        let len = file.text[offset..].find('\n').unwrap_or(file.text.len() - offset);
+        self.at(file, offset, len)
+    }
+
+    /// Adds a short label under the caret.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a hint on how to fix the problem.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Names the mod the problem belongs to.
+    pub fn for_mod(mut self, mod_id: impl Into<String>) -> Self {
+        self.mod_id = Some(mod_id.into());
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `path:line:column` (or as much of it as is known).
+    pub fn location(&self) -> Option<String> {
+        let file = self.file.as_ref()?;
+        Some(match self.position {
+            Some(p) => format!("{}:{}:{}", file.display(), p.line, p.column),
+            None => file.display().to_string(),
+        })
+    }
+
+    /// Renders the diagnostic with its source excerpt and caret, as `rampart check` prints it.
+    pub fn render(&self, color: bool) -> String {
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let mut out = String::new();
+        let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+        if handler.render_report(&mut out, self).is_err() {
+            out = self.to_string();
+        }
+        if self.source.is_none()
+            && let Some(location) = self.location()
+        {
+            // Without an excerpt miette prints no location, so add it ourselves.
+            out = format!("{out}  at {location}\n");
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = &self.mod_id {
+            write!(f, "[{m}] ")?;
+        }
+        if let Some(location) = self.location() {
+            write!(f, "{location}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.span?;
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(self.label.clone(), span))))
+    }
+}
+
+/// A list of diagnostics collected while loading or checking.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    /// Adds all of `other`.
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+
+    /// Whether any of them is an error.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+
+    /// How many errors there are.
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// How many warnings there are.
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+
+    /// All of them, in the order found.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_and_offset_agree() {
+        let f = SourceFile::new("a.ron", "ab\ncdé\nxyz");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(8), (3, 1));
+        assert_eq!(f.offset_of(2, 3), 5);
+        assert_eq!(f.offset_of(3, 2), 9);
+        assert_eq!(f.line_col(f.offset_of(3, 2)), (3, 2));
+    }
+
+    #[test]
+    fn rendering_names_file_line_column_and_shows_a_caret() {
+        let f = SourceFile::new("mods/x/blueprints/a.ron", "(\n  name: 5,\n)\n");
+        let d = Diagnostic::error("expected a string").at_line_col(&f, 2, 9, 1).label("here");
+        let text = d.render(false);
+        assert!(text.contains("mods/x/blueprints/a.ron:2:9"), "{text}");
+        assert!(text.contains("expected a string"), "{text}");
+        assert!(text.contains('^') || text.contains('┬'), "{text}");
+        assert_eq!(d.to_string(), "mods/x/blueprints/a.ron:2:9: expected a string");
+    }
+
+    #[test]
+    fn location_without_source_is_still_printed() {
+        let d = Diagnostic::error("missing").in_file("mods/x/mod.ron");
+        assert!(d.render(false).contains("mods/x/mod.ron"));
+    }
+}
