@@ -138,7 +138,13 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
         }
     }
 
-    fn add(&mut self, owner: Owner<S>, scope: Scope<S>, priority: Priority, callback: Box<F>) -> RegistrationId {
+    fn add(
+        &mut self,
+        owner: Owner<S>,
+        scope: Scope<S>,
+        priority: Priority,
+        callback: Box<F>,
+    ) -> RegistrationId {
         let id = self.next_id;
         self.next_id += 1;
         let entry = Rc::new(Entry {
@@ -181,11 +187,14 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
     }
 
     fn remove(&mut self, id: RegistrationId) -> bool {
-        let found = self
-            .by_owner
-            .iter()
-            .find_map(|(owner, regs)| regs.iter().find(|(_, i)| *i == id.0).map(|(scope, _)| (*owner, *scope)));
-        let Some((owner, scope)) = found else { return false };
+        let found = self.by_owner.iter().find_map(|(owner, regs)| {
+            regs.iter()
+                .find(|(_, i)| *i == id.0)
+                .map(|(scope, _)| (*owner, *scope))
+        });
+        let Some((owner, scope)) = found else {
+            return false;
+        };
         self.remove_from_list(scope, id.0);
         if let Some(regs) = self.by_owner.get_mut(&owner) {
             regs.retain(|(_, i)| *i != id.0);
@@ -197,7 +206,9 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
     }
 
     fn remove_owner(&mut self, owner: Owner<S>) -> usize {
-        let Some(regs) = self.by_owner.remove(&owner) else { return 0 };
+        let Some(regs) = self.by_owner.remove(&owner) else {
+            return 0;
+        };
         for (scope, id) in &regs {
             self.remove_from_list(*scope, *id);
         }
@@ -205,7 +216,9 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
     }
 
     fn remove_subject(&mut self, subject: S) {
-        let Some(list) = self.scoped.remove(&subject) else { return };
+        let Some(list) = self.scoped.remove(&subject) else {
+            return;
+        };
         for entry in list.iter() {
             entry.alive.set(false);
             if let Some(regs) = self.by_owner.get_mut(&entry.owner) {
@@ -240,10 +253,14 @@ impl<S, F: ?Sized> Snapshot<S, F> {
     /// returns `false`.
     fn for_each(&self, mut f: impl FnMut(&Entry<S, F>) -> bool) {
         let empty: &[Rc<Entry<S, F>>] = &[];
-        let (a, b) = (&self.global[..], self.scoped.as_deref().map_or(empty, |l| &l[..]));
+        let (a, b) = (
+            &self.global[..],
+            self.scoped.as_deref().map_or(empty, |l| &l[..]),
+        );
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
-            let take_a = j >= b.len() || (i < a.len() && (a[i].priority, a[i].id) < (b[j].priority, b[j].id));
+            let take_a = j >= b.len()
+                || (i < a.len() && (a[i].priority, a[i].id) < (b[j].priority, b[j].id));
             let entry = if take_a {
                 i += 1;
                 &a[i - 1]
@@ -271,29 +288,33 @@ pub type QueryModifierFn<C, I, O> = dyn Fn(&mut C, &I, &mut O);
 
 /// A modifiable command carrying payloads of type `T`.
 pub struct Command<C, S, T> {
+    name: &'static str,
     modifiers: Registry<S, ModifierFn<C, T>>,
     handler: Option<Rc<HandlerFn<C, T>>>,
     reactions: Registry<S, ReactionFn<C, T>>,
 }
 
-impl<C, S: Copy + Eq + Hash, T: Subject<S>> Default for Command<C, S, T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
-    /// A command with no handler and no registrations.
-    pub fn new() -> Self {
+    /// A command called `name`, with no handler and no registrations.
+    pub fn new(name: &'static str) -> Self {
         Command {
+            name,
             modifiers: Registry::new(),
             handler: None,
             reactions: Registry::new(),
         }
     }
 
+    /// The chain's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// Installs the single handler. Fails if one is already installed.
-    pub fn set_handler(&mut self, handler: impl Fn(&mut C, &mut T) + 'static) -> Result<(), ChainError> {
+    pub fn set_handler(
+        &mut self,
+        handler: impl Fn(&mut C, &mut T) + 'static,
+    ) -> Result<(), ChainError> {
         if self.handler.is_some() {
             return Err(ChainError::HandlerTaken);
         }
@@ -387,17 +408,24 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
 
 /// A modifiable query from inputs `I` to values `O`.
 pub struct Query<C, S, I, O> {
+    name: &'static str,
     provider: Rc<ProviderFn<C, I, O>>,
     modifiers: Registry<S, QueryModifierFn<C, I, O>>,
 }
 
 impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
-    /// A query whose base value comes from `provider`.
-    pub fn new(provider: impl Fn(&mut C, &I) -> O + 'static) -> Self {
+    /// A query called `name` whose base value comes from `provider`.
+    pub fn new(name: &'static str, provider: impl Fn(&mut C, &I) -> O + 'static) -> Self {
         Query {
+            name,
             provider: Rc::new(provider),
             modifiers: Registry::new(),
         }
+    }
+
+    /// The chain's name.
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
     /// Registers a modifier. Any priority is allowed; lower runs first.
@@ -440,7 +468,10 @@ impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
     pub fn run(ctx: &mut C, chain: impl Fn(&C) -> &Self, input: &I) -> O {
         let (provider, modifiers) = {
             let query = chain(ctx);
-            (query.provider.clone(), query.modifiers.snapshot(input.subject()))
+            (
+                query.provider.clone(),
+                query.modifiers.snapshot(input.subject()),
+            )
         };
         let mut value = provider(ctx, input);
         modifiers.for_each(|entry| {
@@ -449,29 +480,42 @@ impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
         });
         value
     }
+
+    /// The provider's base value alone, without modifiers.
+    pub fn base(ctx: &mut C, chain: impl Fn(&C) -> &Self, input: &I) -> O {
+        let provider = chain(ctx).provider.clone();
+        provider(ctx, input)
+    }
 }
 
 /// An event reaction chain for payloads of type `T`.
 pub struct Event<C, S, T> {
+    name: &'static str,
     reactions: Registry<S, ReactionFn<C, T>>,
 }
 
-impl<C, S: Copy + Eq + Hash, T: Subject<S>> Default for Event<C, S, T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<C, S: Copy + Eq + Hash, T: Subject<S>> Event<C, S, T> {
-    /// An event with no reactions.
-    pub fn new() -> Self {
+    /// An event called `name`, with no reactions.
+    pub fn new(name: &'static str) -> Self {
         Event {
+            name,
             reactions: Registry::new(),
         }
     }
 
+    /// The chain's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// Registers a reaction. Any priority is allowed; lower runs first.
-    pub fn react(&mut self, owner: Owner<S>, scope: Scope<S>, priority: Priority, f: Box<ReactionFn<C, T>>) -> RegistrationId {
+    pub fn react(
+        &mut self,
+        owner: Owner<S>,
+        scope: Scope<S>,
+        priority: Priority,
+        f: Box<ReactionFn<C, T>>,
+    ) -> RegistrationId {
         self.reactions.add(owner, scope, priority, f)
     }
 
@@ -526,12 +570,22 @@ mod tests {
     use super::*;
 
     /// A tiny context: a log of what ran, plus the chains under test.
-    #[derive(Default)]
     struct Ctx {
         log: Vec<String>,
         cmd: Command<Ctx, u32, Payload>,
         ev: Event<Ctx, u32, Payload>,
         total: i64,
+    }
+
+    impl Default for Ctx {
+        fn default() -> Self {
+            Ctx {
+                log: Vec::new(),
+                cmd: Command::new("cmd"),
+                ev: Event::new("ev"),
+                total: 0,
+            }
+        }
     }
 
     #[derive(Clone, Debug, PartialEq)]
@@ -583,7 +637,12 @@ mod tests {
                 .unwrap();
         }
         ctx.cmd
-            .react(Owner::Engine, Scope::Global, 2, Box::new(|c: &mut Ctx, p: &Payload| c.log.push(format!("saw {}", p.amount))))
+            .react(
+                Owner::Engine,
+                Scope::Global,
+                2,
+                Box::new(|c: &mut Ctx, p: &Payload| c.log.push(format!("saw {}", p.amount))),
+            )
             .unwrap();
         let out = run(&mut ctx, payload(None, 10));
         assert_eq!(out, Outcome::Applied(payload(None, 14)));
@@ -594,16 +653,31 @@ mod tests {
     fn cancel_stops_handler_and_reactions() {
         let mut ctx = with_handler();
         ctx.cmd
-            .modify(Owner::Engine, Scope::Global, -2, Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel))
+            .modify(
+                Owner::Engine,
+                Scope::Global,
+                -2,
+                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
+            )
             .unwrap();
         ctx.cmd
-            .modify(Owner::Engine, Scope::Global, -1, Box::new(|c: &mut Ctx, _: &mut Payload| {
-                c.log.push("late modifier".into());
-                Flow::Continue
-            }))
+            .modify(
+                Owner::Engine,
+                Scope::Global,
+                -1,
+                Box::new(|c: &mut Ctx, _: &mut Payload| {
+                    c.log.push("late modifier".into());
+                    Flow::Continue
+                }),
+            )
             .unwrap();
         ctx.cmd
-            .react(Owner::Engine, Scope::Global, 1, Box::new(|c: &mut Ctx, _: &Payload| c.log.push("reaction".into())))
+            .react(
+                Owner::Engine,
+                Scope::Global,
+                1,
+                Box::new(|c: &mut Ctx, _: &Payload| c.log.push("reaction".into())),
+            )
             .unwrap();
         assert!(run(&mut ctx, payload(None, 3)).is_cancelled());
         assert!(ctx.log.is_empty());
@@ -613,24 +687,48 @@ mod tests {
     #[test]
     fn priorities_are_checked_and_handler_is_single() {
         let mut ctx = with_handler();
-        let m = ctx.cmd.modify(Owner::Engine, Scope::Global, 0, Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Continue));
+        let m = ctx.cmd.modify(
+            Owner::Engine,
+            Scope::Global,
+            0,
+            Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Continue),
+        );
         assert_eq!(m.unwrap_err(), ChainError::ModifierPriority(0));
-        let r = ctx.cmd.react(Owner::Engine, Scope::Global, -1, Box::new(|_: &mut Ctx, _: &Payload| {}));
+        let r = ctx.cmd.react(
+            Owner::Engine,
+            Scope::Global,
+            -1,
+            Box::new(|_: &mut Ctx, _: &Payload| {}),
+        );
         assert_eq!(r.unwrap_err(), ChainError::ReactionPriority(-1));
-        assert_eq!(ctx.cmd.set_handler(|_: &mut Ctx, _: &mut Payload| {}), Err(ChainError::HandlerTaken));
+        assert_eq!(
+            ctx.cmd.set_handler(|_: &mut Ctx, _: &mut Payload| {}),
+            Err(ChainError::HandlerTaken)
+        );
     }
 
     #[test]
     fn scoped_registrations_only_see_their_subject() {
         let mut ctx = with_handler();
         ctx.cmd
-            .modify(Owner::Entity(7), Scope::Subject(7), -1, Box::new(|_: &mut Ctx, p: &mut Payload| {
-                p.amount *= 2;
-                Flow::Continue
-            }))
+            .modify(
+                Owner::Entity(7),
+                Scope::Subject(7),
+                -1,
+                Box::new(|_: &mut Ctx, p: &mut Payload| {
+                    p.amount *= 2;
+                    Flow::Continue
+                }),
+            )
             .unwrap();
-        assert_eq!(run(&mut ctx, payload(Some(7), 5)).applied().unwrap().amount, 10);
-        assert_eq!(run(&mut ctx, payload(Some(8), 5)).applied().unwrap().amount, 5);
+        assert_eq!(
+            run(&mut ctx, payload(Some(7), 5)).applied().unwrap().amount,
+            10
+        );
+        assert_eq!(
+            run(&mut ctx, payload(Some(8), 5)).applied().unwrap().amount,
+            5
+        );
         assert_eq!(run(&mut ctx, payload(None, 5)).applied().unwrap().amount, 5);
     }
 
@@ -643,10 +741,18 @@ mod tests {
                 Flow::Continue
             })
         };
-        ctx.cmd.modify(Owner::Engine, Scope::Global, -10, tag("g-10")).unwrap();
-        ctx.cmd.modify(Owner::Entity(1), Scope::Subject(1), -20, tag("s-20")).unwrap();
-        ctx.cmd.modify(Owner::Engine, Scope::Global, -5, tag("g-5")).unwrap();
-        ctx.cmd.modify(Owner::Entity(1), Scope::Subject(1), -5, tag("s-5")).unwrap();
+        ctx.cmd
+            .modify(Owner::Engine, Scope::Global, -10, tag("g-10"))
+            .unwrap();
+        ctx.cmd
+            .modify(Owner::Entity(1), Scope::Subject(1), -20, tag("s-20"))
+            .unwrap();
+        ctx.cmd
+            .modify(Owner::Engine, Scope::Global, -5, tag("g-5"))
+            .unwrap();
+        ctx.cmd
+            .modify(Owner::Entity(1), Scope::Subject(1), -5, tag("s-5"))
+            .unwrap();
         run(&mut ctx, payload(Some(1), 0));
         assert_eq!(ctx.log[..4], ["s-20", "g-10", "g-5", "s-5"]);
     }
@@ -660,14 +766,31 @@ mod tests {
                 Flow::Continue
             })
         };
-        ctx.cmd.modify(Owner::Entity(1), Scope::Global, -1, double()).unwrap();
-        ctx.cmd.modify(Owner::Entity(1), Scope::Subject(2), -1, double()).unwrap();
-        ctx.cmd.modify(Owner::Entity(3), Scope::Global, -1, double()).unwrap();
-        ctx.ev.react(Owner::Entity(1), Scope::Global, 0, Box::new(|c: &mut Ctx, _: &Payload| c.log.push("ev".into())));
-        assert_eq!(run(&mut ctx, payload(Some(2), 1)).applied().unwrap().amount, 8);
+        ctx.cmd
+            .modify(Owner::Entity(1), Scope::Global, -1, double())
+            .unwrap();
+        ctx.cmd
+            .modify(Owner::Entity(1), Scope::Subject(2), -1, double())
+            .unwrap();
+        ctx.cmd
+            .modify(Owner::Entity(3), Scope::Global, -1, double())
+            .unwrap();
+        ctx.ev.react(
+            Owner::Entity(1),
+            Scope::Global,
+            0,
+            Box::new(|c: &mut Ctx, _: &Payload| c.log.push("ev".into())),
+        );
+        assert_eq!(
+            run(&mut ctx, payload(Some(2), 1)).applied().unwrap().amount,
+            8
+        );
         assert_eq!(ctx.cmd.remove_owner(Owner::Entity(1)), 2);
         assert_eq!(ctx.ev.remove_owner(Owner::Entity(1)), 1);
-        assert_eq!(run(&mut ctx, payload(Some(2), 1)).applied().unwrap().amount, 2);
+        assert_eq!(
+            run(&mut ctx, payload(Some(2), 1)).applied().unwrap().amount,
+            2
+        );
         assert_eq!(ctx.cmd.len(), 1);
         Event::emit(&mut ctx, |c: &Ctx| &c.ev, &payload(None, 0));
         assert!(!ctx.log.contains(&"ev".to_string()));
@@ -678,7 +801,12 @@ mod tests {
     fn removing_a_subject_drops_its_scoped_list_and_owner_index() {
         let mut ctx = with_handler();
         ctx.cmd
-            .modify(Owner::Entity(1), Scope::Subject(2), -1, Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel))
+            .modify(
+                Owner::Entity(1),
+                Scope::Subject(2),
+                -1,
+                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
+            )
             .unwrap();
         ctx.cmd.remove_subject(2);
         assert!(ctx.cmd.is_empty());
@@ -691,13 +819,23 @@ mod tests {
         let mut ctx = with_handler();
         // The first modifier removes the owner of the second one mid-run.
         ctx.cmd
-            .modify(Owner::Engine, Scope::Global, -2, Box::new(|c: &mut Ctx, _: &mut Payload| {
-                c.cmd.remove_owner(Owner::Entity(9));
-                Flow::Continue
-            }))
+            .modify(
+                Owner::Engine,
+                Scope::Global,
+                -2,
+                Box::new(|c: &mut Ctx, _: &mut Payload| {
+                    c.cmd.remove_owner(Owner::Entity(9));
+                    Flow::Continue
+                }),
+            )
             .unwrap();
         ctx.cmd
-            .modify(Owner::Entity(9), Scope::Global, -1, Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel))
+            .modify(
+                Owner::Entity(9),
+                Scope::Global,
+                -1,
+                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
+            )
             .unwrap();
         assert!(!run(&mut ctx, payload(None, 1)).is_cancelled());
     }
@@ -706,14 +844,24 @@ mod tests {
     fn registration_during_a_run_applies_from_the_next_run() {
         let mut ctx = with_handler();
         ctx.cmd
-            .react(Owner::Engine, Scope::Global, 1, Box::new(|c: &mut Ctx, _: &Payload| {
-                c.log.push("outer".into());
-                if c.log.iter().filter(|l| *l == "outer").count() == 1 {
-                    c.cmd
-                        .react(Owner::Engine, Scope::Global, 2, Box::new(|c: &mut Ctx, _: &Payload| c.log.push("added".into())))
-                        .unwrap();
-                }
-            }))
+            .react(
+                Owner::Engine,
+                Scope::Global,
+                1,
+                Box::new(|c: &mut Ctx, _: &Payload| {
+                    c.log.push("outer".into());
+                    if c.log.iter().filter(|l| *l == "outer").count() == 1 {
+                        c.cmd
+                            .react(
+                                Owner::Engine,
+                                Scope::Global,
+                                2,
+                                Box::new(|c: &mut Ctx, _: &Payload| c.log.push("added".into())),
+                            )
+                            .unwrap();
+                    }
+                }),
+            )
             .unwrap();
         run(&mut ctx, payload(None, 1));
         assert!(!ctx.log.contains(&"added".to_string()));
@@ -727,13 +875,18 @@ mod tests {
         // energy-to-materials building does with two different commands.
         let mut ctx = with_handler();
         ctx.cmd
-            .modify(Owner::Engine, Scope::Global, -1, Box::new(|c: &mut Ctx, p: &mut Payload| {
-                if p.amount < 0 {
-                    run(c, payload(None, -p.amount));
-                    return Flow::Cancel;
-                }
-                Flow::Continue
-            }))
+            .modify(
+                Owner::Engine,
+                Scope::Global,
+                -1,
+                Box::new(|c: &mut Ctx, p: &mut Payload| {
+                    if p.amount < 0 {
+                        run(c, payload(None, -p.amount));
+                        return Flow::Cancel;
+                    }
+                    Flow::Continue
+                }),
+            )
             .unwrap();
         assert!(run(&mut ctx, payload(None, -4)).is_cancelled());
         assert_eq!(ctx.total, 4);
@@ -746,19 +899,31 @@ mod tests {
             slowed: bool,
         }
         let mut q = Q {
-            speed: Query::new(|_: &mut Q, _: &u32| 1.0),
+            speed: Query::new("speed", |_: &mut Q, _: &u32| 1.0),
             slowed: true,
         };
-        q.speed.modify(Owner::Engine, Scope::Global, -10, Box::new(|q: &mut Q, _: &u32, v: &mut f64| {
-            if q.slowed {
-                *v *= 0.75
-            }
-        }));
-        q.speed.modify(Owner::Entity(4), Scope::Subject(4), -20, Box::new(|_: &mut Q, _: &u32, v: &mut f64| *v += 1.0));
+        q.speed.modify(
+            Owner::Engine,
+            Scope::Global,
+            -10,
+            Box::new(|q: &mut Q, _: &u32, v: &mut f64| {
+                if q.slowed {
+                    *v *= 0.75
+                }
+            }),
+        );
+        q.speed.modify(
+            Owner::Entity(4),
+            Scope::Subject(4),
+            -20,
+            Box::new(|_: &mut Q, _: &u32, v: &mut f64| *v += 1.0),
+        );
         assert_eq!(Query::run(&mut q, |q: &Q| &q.speed, &4), 1.5);
         assert_eq!(Query::run(&mut q, |q: &Q| &q.speed, &5), 0.75);
         q.slowed = false;
         assert_eq!(Query::run(&mut q, |q: &Q| &q.speed, &4), 2.0);
+        assert_eq!(Query::base(&mut q, |q: &Q| &q.speed, &4), 1.0);
+        assert_eq!(q.speed.name(), "speed");
     }
 
     impl Subject<u32> for u32 {
@@ -772,7 +937,12 @@ mod tests {
         let mut ctx = with_handler();
         let id = ctx
             .cmd
-            .modify(Owner::Engine, Scope::Global, -1, Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel))
+            .modify(
+                Owner::Engine,
+                Scope::Global,
+                -1,
+                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
+            )
             .unwrap();
         assert!(ctx.cmd.remove(id));
         assert!(!ctx.cmd.remove(id));

@@ -5,7 +5,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan,
+};
 
 /// How bad a problem is. Errors make `rampart check` fail; warnings do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -38,7 +40,9 @@ impl SourceFile {
     pub fn read(path: &Path) -> Result<SourceFile, Diagnostic> {
         match std::fs::read_to_string(path) {
             Ok(text) => Ok(SourceFile::new(path, text)),
-            Err(e) => Err(Diagnostic::error(format!("cannot read {}: {e}", path.display())).in_file(path)),
+            Err(e) => {
+                Err(Diagnostic::error(format!("cannot read {}: {e}", path.display())).in_file(path))
+            }
         }
     }
 
@@ -47,7 +51,11 @@ impl SourceFile {
         let mut offset = 0;
         for (i, l) in self.text.split_inclusive('\n').enumerate() {
             if i + 1 == line {
-                let in_line: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+                let in_line: usize = l
+                    .chars()
+                    .take(column.saturating_sub(1))
+                    .map(char::len_utf8)
+                    .sum();
                 return offset + in_line;
             }
             offset += l.len();
@@ -77,9 +85,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     /// Line, from 1.
-    pub line: usize,
+    pub line: u32,
     /// Column in characters, from 1.
-    pub column: usize,
+    pub column: u32,
 }
 
 /// One problem, with where it is.
@@ -97,9 +105,15 @@ pub struct Diagnostic {
     pub mod_id: Option<String>,
     /// How to fix it, if we can tell.
     pub help: Option<String>,
+    excerpt: Option<Box<Excerpt>>,
+}
+
+/// The part of the file shown under a diagnostic.
+#[derive(Clone, Debug)]
+struct Excerpt {
+    source: NamedSource<Arc<str>>,
+    span: SourceSpan,
     label: Option<String>,
-    source: Option<NamedSource<Arc<str>>>,
-    span: Option<SourceSpan>,
 }
 
 impl Diagnostic {
@@ -121,9 +135,7 @@ impl Diagnostic {
             position: None,
             mod_id: None,
             help: None,
-            label: None,
-            source: None,
-            span: None,
+            excerpt: None,
         }
     }
 
@@ -139,9 +151,16 @@ impl Diagnostic {
         let len = len.min(file.text.len() - offset);
         let (line, column) = file.line_col(offset);
         self.file = Some(file.path.clone());
-        self.position = Some(Position { line, column });
-        self.source = Some(NamedSource::new(file.path.display().to_string(), file.text.clone()));
-        self.span = Some(SourceSpan::new(offset.into(), len));
+        self.position = Some(Position {
+            line: line as u32,
+            column: column as u32,
+        });
+        let label = self.excerpt.take().and_then(|e| e.label);
+        self.excerpt = Some(Box::new(Excerpt {
+            source: NamedSource::new(file.path.display().to_string(), file.text.clone()),
+            span: SourceSpan::new(offset.into(), len),
+            label,
+        }));
         self
     }
 
@@ -154,13 +173,17 @@ impl Diagnostic {
     /// Points at the whole of a 1-based line of `file`.
     pub fn at_line(self, file: &SourceFile, line: usize) -> Self {
         let offset = file.offset_of(line, 1);
-        let len = file.text[offset..].find('\n').unwrap_or(file.text.len() - offset);
+        let len = file.text[offset..]
+            .find('\n')
+            .unwrap_or(file.text.len() - offset);
         self.at(file, offset, len)
     }
 
-    /// Adds a short label under the caret.
+    /// Adds a short label under the caret (after [`Diagnostic::at`]).
     pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
+        if let Some(excerpt) = self.excerpt.as_mut() {
+            excerpt.label = Some(label.into());
+        }
         self
     }
 
@@ -191,22 +214,18 @@ impl Diagnostic {
     }
 
     /// Renders the diagnostic with its source excerpt and caret, as `rampart check` prints it.
+    /// For a terminal (`color`) long lines are wrapped; otherwise each message stays on one line
+    /// so tools can search it.
     pub fn render(&self, color: bool) -> String {
-        let theme = if color {
-            GraphicalTheme::unicode()
+        let handler = if color {
+            GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(100)
         } else {
-            GraphicalTheme::unicode_nocolor()
+            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+                .with_wrap_lines(false)
         };
         let mut out = String::new();
-        let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-        if handler.render_report(&mut out, self).is_err() {
+        if handler.render_report(&mut out, &Excerpted(self)).is_err() {
             out = self.to_string();
-        }
-        if self.source.is_none()
-            && let Some(location) = self.location()
-        {
-            // Without an excerpt miette prints no location, so add it ourselves.
-            out = format!("{out}  at {location}\n");
         }
         out
     }
@@ -226,6 +245,45 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// A diagnostic as miette renders it: when the excerpt shows the location, the headline
+/// does not repeat it.
+struct Excerpted<'a>(&'a Diagnostic);
+
+impl fmt::Debug for Excerpted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl fmt::Display for Excerpted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.excerpt.is_none() {
+            return fmt::Display::fmt(self.0, f);
+        }
+        if let Some(m) = &self.0.mod_id {
+            write!(f, "[{m}] ")?;
+        }
+        f.write_str(&self.0.message)
+    }
+}
+
+impl std::error::Error for Excerpted<'_> {}
+
+impl miette::Diagnostic for Excerpted<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        self.0.severity()
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.0.help()
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.0.source_code()
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.0.labels()
+    }
+}
+
 impl miette::Diagnostic for Diagnostic {
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.severity {
@@ -235,16 +293,21 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.excerpt.as_ref().map(|e| &e.source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = self.span?;
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(self.label.clone(), span))))
+        let e = self.excerpt.as_ref()?;
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            e.label.clone(),
+            e.span,
+        ))))
     }
 }
 
@@ -327,12 +390,17 @@ mod tests {
     #[test]
     fn rendering_names_file_line_column_and_shows_a_caret() {
         let f = SourceFile::new("mods/x/blueprints/a.ron", "(\n  name: 5,\n)\n");
-        let d = Diagnostic::error("expected a string").at_line_col(&f, 2, 9, 1).label("here");
+        let d = Diagnostic::error("expected a string")
+            .at_line_col(&f, 2, 9, 1)
+            .label("here");
         let text = d.render(false);
         assert!(text.contains("mods/x/blueprints/a.ron:2:9"), "{text}");
         assert!(text.contains("expected a string"), "{text}");
         assert!(text.contains('^') || text.contains('┬'), "{text}");
-        assert_eq!(d.to_string(), "mods/x/blueprints/a.ron:2:9: expected a string");
+        assert_eq!(
+            d.to_string(),
+            "mods/x/blueprints/a.ron:2:9: expected a string"
+        );
     }
 
     #[test]

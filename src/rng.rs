@@ -29,7 +29,10 @@ impl Seed {
 
     /// The `n`-th child of this seed, for numbered branches such as levels or attempts.
     pub fn index(self, n: u64) -> Seed {
-        Seed(xxh3_64_with_seed(&n.to_le_bytes(), self.0 ^ 0x9E37_79B9_7F4A_7C15))
+        Seed(xxh3_64_with_seed(
+            &n.to_le_bytes(),
+            self.0 ^ 0x9E37_79B9_7F4A_7C15,
+        ))
     }
 
     /// A generator seeded with this node.

@@ -1,0 +1,703 @@
+//! The deterministic battle simulation.
+//!
+//! A battle advances only in whole ticks, 20 per second of game time ([`TICKS_PER_SECOND`]).
+//! Player input arrives as [`PlayerCommand`]s stamped with the tick they apply at, so pausing or
+//! speeding up the game only changes how many ticks run per real second, never the outcome. Every
+//! change to the game goes through the named [`Chains`], which is where content — Rust rules and
+//! Lua scripts alike — hooks in. [`Battle::state_hash`] fingerprints the canonical state; the same
+//! content, seed and commands give the same hash in any process.
+
+pub mod chains;
+pub mod entity;
+mod lua_api;
+mod rules;
+pub mod scripting;
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use slotmap::SlotMap;
+
+use crate::chain::{self, Outcome};
+use crate::content::{AttackerId, BlueprintId, BlueprintKind, ContentDb};
+use crate::lua::{Limits, ScriptError};
+use crate::rng::{Rng, Seed};
+
+pub use chains::{
+    ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
+    chain_kind,
+};
+pub use entity::{Entity, EntityId, EntityKind, Position};
+pub use scripting::ScriptHost;
+
+/// Simulation ticks per second of game time.
+pub const TICKS_PER_SECOND: u64 = 20;
+
+/// How deeply chains may run inside each other (a reaction that runs a command whose reaction
+/// runs a command…) before the innermost is refused. Stops runaway recursion in content.
+pub const MAX_CHAIN_DEPTH: u32 = 48;
+
+/// Who owns a registration in a battle.
+pub type Owner = chain::Owner<EntityId>;
+/// Which payloads a registration sees in a battle.
+pub type Scope = chain::Scope<EntityId>;
+/// A command chain of the battle.
+pub type Cmd<T> = chain::Command<Battle, EntityId, T>;
+/// A query chain of the battle.
+pub type Qry<I, O> = chain::Query<Battle, EntityId, I, O>;
+/// An event chain of the battle.
+pub type Evt<T> = chain::Event<Battle, EntityId, T>;
+
+/// How a battle starts.
+#[derive(Clone, Debug)]
+pub struct BattleConfig {
+    /// The battle's seed (a branch of the level's seed).
+    pub seed: Seed,
+    /// Materials at the start.
+    pub materials: f64,
+    /// Energy at the start.
+    pub energy: f64,
+    /// The energy cap before modifiers.
+    pub energy_cap: f64,
+    /// Hull carried in from the run.
+    pub hull: f64,
+    /// Fuel needed to win the level.
+    pub fuel_goal: f64,
+    /// Limits for mod scripts.
+    pub script_limits: Limits,
+}
+
+impl BattleConfig {
+    /// A configuration with the given seed and the skeleton's starting values.
+    pub fn new(seed: Seed) -> Self {
+        BattleConfig {
+            seed,
+            materials: 30.0,
+            energy: 0.0,
+            energy_cap: 50.0,
+            hull: 20.0,
+            fuel_goal: 100.0,
+            script_limits: Limits::default(),
+        }
+    }
+}
+
+/// The player's resources in this battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    /// Materials: unbounded.
+    pub materials: f64,
+    /// Energy: capped by the `energy_cap` query.
+    pub energy: f64,
+    /// Fuel gathered toward `fuel_goal`.
+    pub fuel: f64,
+    /// Fuel needed to win.
+    pub fuel_goal: f64,
+    /// Hull left; 0 ends the run.
+    pub hull: f64,
+}
+
+/// Where the battle stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Between waves: buildings can be placed.
+    Build,
+    /// A wave is running: abilities can be used.
+    Wave,
+    /// The fuel goal was reached.
+    Won,
+    /// The hull ran out.
+    Lost,
+}
+
+/// Something the player does, applied at the start of the tick it is stamped with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PlayerCommand {
+    /// Start the next wave.
+    StartWave,
+    /// Build a building or use an ability.
+    Place {
+        /// The blueprint's id, `mod:name`.
+        blueprint: String,
+        /// Where.
+        position: Position,
+    },
+    /// Remove a building.
+    Remove {
+        /// The building.
+        entity: EntityId,
+    },
+}
+
+/// A line of the battle's log, for the client and for tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    /// The tick it happened at.
+    pub tick: u64,
+    /// What happened.
+    pub kind: LogKind,
+}
+
+/// What a [`LogEntry`] records.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogKind {
+    /// An event chain fired.
+    Event {
+        /// The chain's name.
+        chain: &'static str,
+        /// The entity it was about.
+        entity: Option<EntityId>,
+    },
+    /// A player command could not be carried out.
+    Refused {
+        /// The command.
+        command: PlayerCommand,
+        /// Why, in words for the player.
+        reason: String,
+    },
+    /// A mod's script failed; the battle went on without it.
+    ScriptError(ScriptError),
+    /// A mod's scripts failed too often and were switched off for this battle.
+    ModDisabled {
+        /// The mod.
+        mod_id: String,
+    },
+    /// Content ran chains inside each other too deeply; the innermost was refused.
+    ChainTooDeep {
+        /// The chain refused.
+        chain: &'static str,
+    },
+}
+
+/// Why a command could not be scheduled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScheduleError {
+    /// Commands apply at a tick that has not run yet.
+    #[error("tick {tick} has already run (the battle is at tick {now})")]
+    Past {
+        /// The requested tick.
+        tick: u64,
+        /// The next tick to run.
+        now: u64,
+    },
+}
+
+/// The canonical state of a battle: everything [`Battle::state_hash`] covers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BattleState {
+    /// The next tick to run.
+    pub tick: u64,
+    /// Build, wave, won or lost.
+    pub phase: Phase,
+    /// The number of the current or last wave (0 before the first).
+    pub wave: u32,
+    /// Every entity.
+    pub entities: SlotMap<EntityId, Entity>,
+    /// The player's resources.
+    pub player: Player,
+    /// The battle's own random numbers.
+    pub rng: Rng,
+    /// One generator per mod for `math.random`, in load order.
+    pub script_rngs: Vec<Rng>,
+    /// Player commands not applied yet, by tick, in submission order.
+    pub queue: BTreeMap<u64, Vec<PlayerCommand>>,
+    /// Attackers waiting to appear, by tick.
+    pub spawns: BTreeMap<u64, Vec<(AttackerId, Position)>>,
+    /// Entities at 0 HP waiting to die at the end of the current command, with their killer.
+    pub dying: Vec<(EntityId, Option<EntityId>)>,
+}
+
+/// A battle in progress.
+pub struct Battle {
+    state: BattleState,
+    /// The battle's chains; content registers on them.
+    pub chains: Chains,
+    content: Arc<ContentDb>,
+    config: BattleConfig,
+    scripts: Option<Rc<ScriptHost>>,
+    log: Vec<LogEntry>,
+    depth: u32,
+}
+
+impl Battle {
+    /// Starts a battle with the given content. Every mod's scripts load now; a script that fails
+    /// is reported in the log and the battle goes on without it.
+    pub fn new(content: Arc<ContentDb>, config: BattleConfig) -> Battle {
+        let script_seed = config.seed.branch("scripts");
+        let state = BattleState {
+            tick: 0,
+            phase: Phase::Build,
+            wave: 0,
+            entities: SlotMap::with_key(),
+            player: Player {
+                materials: config.materials,
+                energy: config.energy,
+                fuel: 0.0,
+                fuel_goal: config.fuel_goal,
+                hull: config.hull,
+            },
+            rng: config.seed.branch("battle").rng(),
+            script_rngs: content
+                .mods
+                .iter()
+                .map(|m| script_seed.branch(&m.id).rng())
+                .collect(),
+            queue: BTreeMap::new(),
+            spawns: BTreeMap::new(),
+            dying: Vec::new(),
+        };
+        let mut battle = Battle {
+            state,
+            chains: Chains::new(),
+            content,
+            config,
+            scripts: None,
+            log: Vec::new(),
+            depth: 0,
+        };
+        rules::install(&mut battle);
+        let host = ScriptHost::new(&battle.content, &battle.config.script_limits);
+        battle.scripts = Some(host.clone());
+        host.load_all(&mut battle);
+        battle
+    }
+
+    /// The content the battle was made from.
+    pub fn content(&self) -> &Arc<ContentDb> {
+        &self.content
+    }
+
+    /// How the battle was set up.
+    pub fn config(&self) -> &BattleConfig {
+        &self.config
+    }
+
+    /// The canonical state.
+    pub fn state(&self) -> &BattleState {
+        &self.state
+    }
+
+    /// The next tick to run.
+    pub fn tick(&self) -> u64 {
+        self.state.tick
+    }
+
+    /// Build, wave, won or lost.
+    pub fn phase(&self) -> Phase {
+        self.state.phase
+    }
+
+    /// The number of the current or last wave.
+    pub fn wave(&self) -> u32 {
+        self.state.wave
+    }
+
+    /// The player's resources.
+    pub fn player(&self) -> &Player {
+        &self.state.player
+    }
+
+    /// An entity, if it is alive.
+    pub fn entity(&self, id: EntityId) -> Option<&Entity> {
+        self.state.entities.get(id)
+    }
+
+    /// Moves an entity (movement rules come with the full simulation).
+    pub fn set_position(&mut self, id: EntityId, position: Position) {
+        if let Some(e) = self.state.entities.get_mut(id) {
+            e.position = position;
+        }
+    }
+
+    /// Every entity, in id order.
+    pub fn entities(&self) -> impl Iterator<Item = (EntityId, &Entity)> {
+        self.state.entities.iter()
+    }
+
+    /// Everything logged so far.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// Takes the log, leaving it empty (the client consumes it every frame).
+    pub fn drain_log(&mut self) -> Vec<LogEntry> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// The script errors logged so far.
+    pub fn script_errors(&self) -> impl Iterator<Item = &ScriptError> {
+        self.log.iter().filter_map(|l| match &l.kind {
+            LogKind::ScriptError(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn push_log(&mut self, kind: LogKind) {
+        self.log.push(LogEntry {
+            tick: self.state.tick,
+            kind,
+        });
+    }
+
+    /// Schedules a player command for `tick` (the current tick or later).
+    pub fn schedule(&mut self, tick: u64, command: PlayerCommand) -> Result<(), ScheduleError> {
+        if tick < self.state.tick {
+            return Err(ScheduleError::Past {
+                tick,
+                now: self.state.tick,
+            });
+        }
+        self.state.queue.entry(tick).or_default().push(command);
+        Ok(())
+    }
+
+    /// Schedules a player command for the next tick to run.
+    pub fn submit(&mut self, command: PlayerCommand) {
+        let tick = self.state.tick;
+        self.state.queue.entry(tick).or_default().push(command);
+    }
+
+    /// Schedules an attacker to appear at `tick`.
+    pub fn schedule_spawn(&mut self, tick: u64, attacker: AttackerId, position: Position) {
+        self.state
+            .spawns
+            .entry(tick.max(self.state.tick))
+            .or_default()
+            .push((attacker, position));
+    }
+
+    /// Runs one tick: the commands stamped for it, the attackers due, every script's `on_tick`,
+    /// deaths, and the end of the wave when nothing is left.
+    pub fn step(&mut self) {
+        let tick = self.state.tick;
+        for command in self.state.queue.remove(&tick).unwrap_or_default() {
+            self.apply(command);
+        }
+        for (attacker, position) in self.state.spawns.remove(&tick).unwrap_or_default() {
+            self.spawn_attacker(attacker, position);
+        }
+        if let Some(host) = self.scripts.clone() {
+            host.tick_all(self);
+        }
+        self.resolve_deaths();
+        if self.state.phase == Phase::Wave && self.state.spawns.is_empty() && !self.any_attacker() {
+            self.finish_wave();
+        }
+        self.state.tick += 1;
+    }
+
+    /// Runs `n` ticks.
+    pub fn run_ticks(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    fn any_attacker(&self) -> bool {
+        self.state
+            .entities
+            .values()
+            .any(|e| matches!(e.kind, EntityKind::Attacker(_)))
+    }
+
+    fn apply(&mut self, command: PlayerCommand) {
+        let result = match &command {
+            PlayerCommand::StartWave => self.start_wave(),
+            PlayerCommand::Place {
+                blueprint,
+                position,
+            } => self.place(blueprint, *position).map(|_| ()),
+            PlayerCommand::Remove { entity } => self.remove_building(*entity),
+        };
+        if let Err(reason) = result {
+            self.push_log(LogKind::Refused { command, reason });
+        }
+    }
+
+    fn start_wave(&mut self) -> Result<(), String> {
+        let wave = Wave {
+            wave: self.state.wave + 1,
+        };
+        match self.command(|b| &b.chains.start_wave, wave) {
+            Outcome::Applied(_) => Ok(()),
+            Outcome::Cancelled => Err(match self.state.phase {
+                Phase::Wave => "a wave is already running".into(),
+                Phase::Won | Phase::Lost => "the battle is over".into(),
+                Phase::Build => "the wave was held back".into(),
+            }),
+        }
+    }
+
+    /// Ends the running wave: back to building, and `wave_finished` fires.
+    pub fn finish_wave(&mut self) {
+        if self.state.phase != Phase::Wave {
+            return;
+        }
+        self.state.phase = Phase::Build;
+        let wave = Wave {
+            wave: self.state.wave,
+        };
+        self.emit(|b| &b.chains.wave_finished, &wave);
+    }
+
+    /// Builds a building or uses an ability, paying its cost (through the `blueprint_cost`
+    /// query). Placement rules on the world come with the full simulation.
+    pub fn place(&mut self, blueprint: &str, position: Position) -> Result<EntityId, String> {
+        let id = self
+            .content
+            .blueprint_id(blueprint)
+            .ok_or_else(|| format!("there is no blueprint `{blueprint}`"))?;
+        let kind = self.content.blueprint(id).kind;
+        match (kind.is_building(), self.state.phase) {
+            (_, Phase::Won | Phase::Lost) => return Err("the battle is over".into()),
+            (true, Phase::Wave) => return Err("buildings can only be placed between waves".into()),
+            (false, Phase::Build) => return Err("abilities can only be used during a wave".into()),
+            _ => {}
+        }
+        let cost = self.query(
+            |b| &b.chains.blueprint_cost,
+            &StatOf {
+                blueprint: id,
+                entity: None,
+            },
+        );
+        self.pay(cost)?;
+        let entity_kind = if kind == BlueprintKind::Ability {
+            EntityKind::Ability(id)
+        } else {
+            EntityKind::Building(id)
+        };
+        let entity = self.state.entities.insert(Entity {
+            kind: entity_kind,
+            position,
+            hp: 0.0,
+            max_hp: 0.0,
+            created_at: self.state.tick,
+        });
+        if let Some(host) = self.scripts.clone() {
+            host.attach(self, entity);
+        }
+        let event = EntityEvent {
+            entity,
+            other: None,
+        };
+        if kind == BlueprintKind::Ability {
+            self.emit(|b| &b.chains.ability_used, &event);
+        } else {
+            self.emit(|b| &b.chains.building_placed, &event);
+        }
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, "on_placed");
+        }
+        self.resolve_deaths();
+        Ok(entity)
+    }
+
+    /// Pays a cost: materials, and energy of which any shortfall is paid with materials.
+    fn pay(&mut self, cost: crate::content::Cost) -> Result<(), String> {
+        let p = &mut self.state.player;
+        let from_energy = cost.energy.min(p.energy);
+        let materials = cost.materials + (cost.energy - from_energy);
+        if materials > p.materials + 1e-9 {
+            return Err(format!(
+                "not enough materials: {materials} needed, {} available",
+                p.materials
+            ));
+        }
+        p.energy -= from_energy;
+        p.materials -= materials;
+        Ok(())
+    }
+
+    fn remove_building(&mut self, entity: EntityId) -> Result<(), String> {
+        let Some(e) = self.state.entities.get(entity) else {
+            return Err("that building no longer exists".into());
+        };
+        let EntityKind::Building(bp) = e.kind else {
+            return Err("only buildings can be removed".into());
+        };
+        if self.content.blueprint(bp).placement() == crate::content::Placement::Fixed {
+            return Err(format!(
+                "{} cannot be removed",
+                self.content.blueprint(bp).name
+            ));
+        }
+        self.emit(
+            |b| &b.chains.building_removed,
+            &EntityEvent {
+                entity,
+                other: None,
+            },
+        );
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, "on_removed");
+        }
+        self.destroy(entity);
+        Ok(())
+    }
+
+    /// Brings an attacker into the battle; `attacker_spawned` fires and its script's `on_spawn`
+    /// runs.
+    pub fn spawn_attacker(&mut self, attacker: AttackerId, position: Position) -> EntityId {
+        let max_hp = self.content.attacker(attacker).max_health;
+        let entity = self.state.entities.insert(Entity {
+            kind: EntityKind::Attacker(attacker),
+            position,
+            hp: max_hp,
+            max_hp,
+            created_at: self.state.tick,
+        });
+        if let Some(host) = self.scripts.clone() {
+            host.attach(self, entity);
+        }
+        self.emit(
+            |b| &b.chains.attacker_spawned,
+            &EntityEvent {
+                entity,
+                other: None,
+            },
+        );
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, "on_spawn");
+        }
+        entity
+    }
+
+    /// Kills the attackers brought to 0 HP: `attacker_killed` fires, `on_death` runs, what they
+    /// spawn on death appears where they fell, and they are removed.
+    fn resolve_deaths(&mut self) {
+        while !self.state.dying.is_empty() {
+            let dying = std::mem::take(&mut self.state.dying);
+            for (entity, killer) in dying {
+                let Some(e) = self.state.entities.get(entity) else {
+                    continue;
+                };
+                let (kind, position) = (e.kind, e.position);
+                self.emit(
+                    |b| &b.chains.attacker_killed,
+                    &EntityEvent {
+                        entity,
+                        other: killer,
+                    },
+                );
+                if let Some(host) = self.scripts.clone() {
+                    host.call_hook(self, entity, "on_death");
+                }
+                self.destroy(entity);
+                if let EntityKind::Attacker(a) = kind {
+                    let content = self.content.clone();
+                    for spawn in &content.attacker(a).spawns_on_death {
+                        if let Some(child) = content.attacker_id(&spawn.attacker) {
+                            for _ in 0..spawn.count {
+                                self.spawn_attacker(child, position);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes an entity and everything it registered or that was scoped to it.
+    fn destroy(&mut self, entity: EntityId) {
+        self.chains.remove_owner(Owner::Entity(entity));
+        self.chains.remove_subject(entity);
+        if let Some(host) = self.scripts.clone() {
+            host.detach(entity);
+        }
+        self.state.entities.remove(entity);
+    }
+
+    /// Runs a command chain, with the nesting guard; deaths it caused resolve when the outermost
+    /// command finishes.
+    pub fn command<T: chain::Subject<EntityId>>(
+        &mut self,
+        chain: impl Fn(&Battle) -> &Cmd<T>,
+        payload: T,
+    ) -> Outcome<T> {
+        if !self.enter(chain(self).name()) {
+            return Outcome::Cancelled;
+        }
+        let outcome = chain::Command::run(self, chain, payload);
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.resolve_deaths();
+        }
+        outcome
+    }
+
+    /// Computes a query. Past the nesting limit only the base value is computed.
+    pub fn query<I: chain::Subject<EntityId>, O>(
+        &mut self,
+        chain: impl Fn(&Battle) -> &Qry<I, O>,
+        input: &I,
+    ) -> O {
+        if !self.enter(chain(self).name()) {
+            return chain::Query::base(self, chain, input);
+        }
+        let value = chain::Query::run(self, chain, input);
+        self.depth -= 1;
+        value
+    }
+
+    /// Fires an event chain and logs it.
+    pub fn emit<T: chain::Subject<EntityId>>(
+        &mut self,
+        chain: impl Fn(&Battle) -> &Evt<T>,
+        payload: &T,
+    ) {
+        let name = chain(self).name();
+        self.push_log(LogKind::Event {
+            chain: name,
+            entity: payload.subject(),
+        });
+        if !self.enter(name) {
+            return;
+        }
+        chain::Event::emit(self, chain, payload);
+        self.depth -= 1;
+    }
+
+    /// Whether another chain may start inside the running ones.
+    pub(crate) fn can_nest(&self) -> bool {
+        self.depth < MAX_CHAIN_DEPTH
+    }
+
+    fn enter(&mut self, chain: &'static str) -> bool {
+        if !self.can_nest() {
+            self.push_log(LogKind::ChainTooDeep { chain });
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Marks an entity brought to 0 HP; it dies when the current command finishes.
+    pub(crate) fn mark_dying(&mut self, entity: EntityId, killer: Option<EntityId>) {
+        if !self.state.dying.iter().any(|(e, _)| *e == entity) {
+            self.state.dying.push((entity, killer));
+        }
+    }
+
+    pub(crate) fn state_mut(&mut self) -> &mut BattleState {
+        &mut self.state
+    }
+
+    pub(crate) fn script_rng(&mut self, mod_index: usize) -> Option<&mut Rng> {
+        self.state.script_rngs.get_mut(mod_index)
+    }
+
+    /// A fingerprint of the canonical state (tick, phase, entities, resources, random generators
+    /// and pending commands), stable across processes and runs.
+    pub fn state_hash(&self) -> u64 {
+        let bytes = postcard::to_stdvec(&self.state).expect("battle state always serialises");
+        xxhash_rust::xxh3::xxh3_64(&bytes)
+    }
+
+    /// The kind of a blueprint, for callers holding only its id.
+    pub fn blueprint_kind(&self, id: BlueprintId) -> BlueprintKind {
+        self.content.blueprint(id).kind
+    }
+}

@@ -1,0 +1,177 @@
+//! The engine's own part of the chains: the handlers that apply commands, the providers of base
+//! values, and the rule that a finished battle starts no more waves.
+
+use super::chains::{Damage, Gain, Heal, HullDamage, Signal, StatOf, Wave};
+use super::{Battle, EntityId, EntityKind, Owner, Phase, Scope};
+use crate::chain::Flow;
+use crate::content::{Blueprint, Cost};
+
+/// Installs the handlers and engine modifiers on a new battle's chains.
+pub(super) fn install(b: &mut Battle) {
+    let c = &mut b.chains;
+    let handlers = [
+        c.damage.set_handler(apply_damage),
+        c.heal.set_handler(apply_heal),
+        c.add_materials
+            .set_handler(|b: &mut Battle, g: &mut Gain| b.state_mut().player.materials += g.amount),
+        c.add_energy.set_handler(apply_energy),
+        c.add_fuel.set_handler(apply_fuel),
+        c.damage_hull.set_handler(apply_hull_damage),
+        c.start_wave.set_handler(apply_start_wave),
+    ];
+    debug_assert!(
+        handlers.iter().all(Result::is_ok),
+        "a fresh battle has no handlers yet"
+    );
+    // Runs before any content modifier: a wave cannot start while one runs or after the end.
+    c.start_wave
+        .modify(
+            Owner::Engine,
+            Scope::Global,
+            i32::MIN,
+            Box::new(|b: &mut Battle, _: &mut Wave| match b.phase() {
+                Phase::Build => Flow::Continue,
+                _ => Flow::Cancel,
+            }),
+        )
+        .expect("negative priority");
+}
+
+fn apply_damage(b: &mut Battle, d: &mut Damage) {
+    let Some(target) = b.state_mut().entities.get_mut(d.target) else {
+        return;
+    };
+    if target.hp <= 0.0 || d.amount <= 0.0 {
+        return;
+    }
+    d.dealt = d.amount.min(target.hp);
+    target.hp -= d.dealt;
+    if target.hp <= 0.0 {
+        target.hp = 0.0;
+        b.mark_dying(d.target, d.source);
+    }
+}
+
+fn apply_heal(b: &mut Battle, h: &mut Heal) {
+    let Some(target) = b.state_mut().entities.get_mut(h.target) else {
+        return;
+    };
+    if target.hp <= 0.0 || h.amount <= 0.0 {
+        return;
+    }
+    h.healed = h.amount.min(target.max_hp - target.hp).max(0.0);
+    target.hp += h.healed;
+}
+
+fn apply_energy(b: &mut Battle, g: &mut Gain) {
+    let cap = b.query(|b| &b.chains.energy_cap, &());
+    let p = &mut b.state_mut().player;
+    p.energy = (p.energy + g.amount).min(cap.max(p.energy));
+}
+
+fn apply_fuel(b: &mut Battle, g: &mut Gain) {
+    let p = &mut b.state_mut().player;
+    p.fuel += g.amount;
+    if p.fuel >= p.fuel_goal && b.phase() != Phase::Won && b.phase() != Phase::Lost {
+        b.state_mut().phase = Phase::Won;
+        b.emit(|b| &b.chains.level_won, &Signal);
+    }
+}
+
+fn apply_hull_damage(b: &mut Battle, h: &mut HullDamage) {
+    let p = &mut b.state_mut().player;
+    p.hull = (p.hull - h.amount).max(0.0);
+    if p.hull <= 0.0 && b.phase() != Phase::Lost {
+        b.state_mut().phase = Phase::Lost;
+        b.emit(|b| &b.chains.defeat, &Signal);
+    }
+}
+
+fn apply_start_wave(b: &mut Battle, w: &mut Wave) {
+    let state = b.state_mut();
+    state.wave = w.wave;
+    state.phase = Phase::Wave;
+    b.emit(|b| &b.chains.wave_started, w);
+}
+
+/// An attacker's speed from its type; 0 for anything else.
+pub(super) fn base_speed(b: &mut Battle, e: &EntityId) -> f64 {
+    match b.entity(*e).map(|e| e.kind) {
+        Some(EntityKind::Attacker(a)) => b.content().attacker(a).speed,
+        _ => 0.0,
+    }
+}
+
+fn stat(b: &Battle, s: &StatOf, read: impl Fn(&Blueprint) -> Option<f64>) -> f64 {
+    read(b.content().blueprint(s.blueprint)).unwrap_or(0.0)
+}
+
+/// A blueprint's range; 0 if it has none.
+pub(super) fn base_range(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.range)
+}
+
+/// A blueprint's radius; 0 if it has none.
+pub(super) fn base_radius(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.radius)
+}
+
+/// A blueprint's damage per hit; 0 if it deals none.
+pub(super) fn base_hit_damage(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.damage)
+}
+
+/// A blueprint's interval in ticks; 0 if it has none.
+pub(super) fn base_interval(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.interval.map(f64::from))
+}
+
+/// A blueprint's delay in ticks; 0 if it has none.
+pub(super) fn base_delay(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.delay.map(f64::from))
+}
+
+/// A blueprint's duration in ticks; 0 if it has none.
+pub(super) fn base_duration_ticks(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.duration_ticks.map(f64::from))
+}
+
+/// A blueprint's duration in waves; 0 if it has none.
+pub(super) fn base_duration_waves(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.duration_waves.map(f64::from))
+}
+
+/// A blueprint's fuel production; 0 if it has none.
+pub(super) fn base_fuel_production(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.fuel_production)
+}
+
+/// A blueprint's material production; 0 if it has none.
+pub(super) fn base_material_production(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.material_production)
+}
+
+/// A blueprint's energy production; 0 if it has none.
+pub(super) fn base_energy_production(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| bp.energy_production)
+}
+
+/// A blueprint's cooldown in waves.
+pub(super) fn base_cooldown(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| Some(f64::from(bp.cooldown)))
+}
+
+/// A blueprint's starting cooldown in waves.
+pub(super) fn base_starting_cooldown(b: &mut Battle, s: &StatOf) -> f64 {
+    stat(b, s, |bp| Some(f64::from(bp.starting_cooldown)))
+}
+
+/// A blueprint's cost as written.
+pub(super) fn base_cost(b: &mut Battle, s: &StatOf) -> Cost {
+    b.content().blueprint(s.blueprint).cost
+}
+
+/// The energy cap of the battle's configuration.
+pub(super) fn base_energy_cap(b: &mut Battle, _: &()) -> f64 {
+    b.config().energy_cap
+}

@@ -1,0 +1,55 @@
+//! `rampart check`: validate every enabled mod without playing.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use rampart::battle::ScriptHost;
+use rampart::content::ContentDb;
+use rampart::diagnostics::Diagnostics;
+use rampart::lua::Limits;
+
+use super::{find_mods, print_diagnostics};
+
+/// Loads everything, prints every problem, and fails if any is an error.
+pub fn run(extra: &[PathBuf]) -> ExitCode {
+    let found = find_mods(extra);
+    let mut diagnostics = Diagnostics::new();
+    diagnostics.extend(found.mods.diagnostics.iter().cloned());
+    let (content, content_diagnostics) = ContentDb::load(&found.mods);
+    diagnostics.extend(content_diagnostics);
+    let content = Arc::new(content);
+    for error in ScriptHost::check(&content, &Limits::default()) {
+        diagnostics.push(content.diagnose(&error));
+    }
+    print_diagnostics(diagnostics.iter());
+
+    let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
+    let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();
+    println!(
+        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} scripts — {} error{}, {} warning{}",
+        mods.len(),
+        plural(mods.len()),
+        if mods.is_empty() {
+            "none found".to_string()
+        } else {
+            mods.join(", ")
+        },
+        content.attackers.len(),
+        content.blueprints.len(),
+        scripts,
+        diagnostics.error_count(),
+        plural(diagnostics.error_count()),
+        diagnostics.warning_count(),
+        plural(diagnostics.warning_count()),
+    );
+    if diagnostics.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

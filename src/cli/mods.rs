@@ -1,0 +1,92 @@
+//! `rampart mods`: which mods load, in which order, from where; switching them on and off.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use rampart::modding::{ModInfo, ModState};
+
+use super::{find_mods, print_diagnostics};
+
+/// Options of `rampart mods`.
+#[derive(Debug, Args)]
+pub struct ModsArgs {
+    /// Switch a mod on (kept in the player's settings; the folder is untouched).
+    #[arg(long, value_name = "ID")]
+    pub enable: Vec<String>,
+    /// Switch a mod off without deleting it.
+    #[arg(long, value_name = "ID")]
+    pub disable: Vec<String>,
+}
+
+/// Applies any switches, then lists the mods.
+pub fn run(extra: &[PathBuf], args: &ModsArgs) -> ExitCode {
+    let mut found = find_mods(extra);
+    if !args.enable.is_empty() || !args.disable.is_empty() {
+        let known = |id: &str| {
+            found
+                .mods
+                .mods
+                .iter()
+                .chain(found.mods.others.iter().map(|(m, _)| m))
+                .any(|m| m.id() == id)
+        };
+        for id in args.enable.iter().chain(&args.disable) {
+            if !known(id) {
+                eprintln!("error: there is no mod `{id}` in the mods folders");
+                return ExitCode::FAILURE;
+            }
+        }
+        let Some(user) = found.user.as_ref() else {
+            eprintln!("error: no user settings folder on this system; set RAMPART_HOME");
+            return ExitCode::FAILURE;
+        };
+        for id in &args.enable {
+            found.settings.set_enabled(id, true);
+        }
+        for id in &args.disable {
+            found.settings.set_enabled(id, false);
+        }
+        let path = user.settings_file();
+        if let Err(e) = found.settings.save(&path) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        println!("saved mod settings to {}", path.display());
+        found = find_mods(extra);
+    }
+
+    print_diagnostics(found.mods.diagnostics.iter());
+    if found.mods.mods.is_empty() && found.mods.others.is_empty() {
+        println!("no mods found (looked in ./mods, the user mods folder and every --mods-dir)");
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "{:<4} {:<20} {:<10} {:<10} {:<10} folder",
+        "#", "mod", "version", "state", "from"
+    );
+    for (i, m) in found.mods.mods.iter().enumerate() {
+        print_row(&(i + 1).to_string(), m, ModState::Loaded);
+    }
+    for (m, state) in &found.mods.others {
+        print_row("-", m, *state);
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_row(position: &str, m: &ModInfo, state: ModState) {
+    let state = match state {
+        ModState::Loaded => "loaded",
+        ModState::Disabled => "disabled",
+        ModState::Failed => "failed",
+    };
+    println!(
+        "{position:<4} {:<20} {:<10} {:<10} {:<10} {}",
+        m.id(),
+        m.manifest.version.to_string(),
+        state,
+        m.origin.to_string(),
+        m.root.display()
+    );
+}

@@ -1,0 +1,389 @@
+//! Reading a mod's content folders into the database, applying overrides in load order.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use struct_patch::Patch;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::validate;
+use super::{AttackerType, Blueprint, ContentDb, ModContent, OverrideRecord, Script, ScriptRef};
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use crate::modding::{ModInfo, ModSet};
+use crate::{lua, ron_file};
+
+/// A kind of content that lives in one RON file per item.
+pub(super) trait Kind: DeserializeOwned + Clone + Patch<Self::Patch> {
+    /// Its patch form: every field optional, for override files.
+    type Patch: DeserializeOwned;
+    /// The folder of a mod it is read from.
+    const FOLDER: &'static str;
+    /// What to call it in messages.
+    const NOUN: &'static str;
+    /// Sets the loader-assigned id.
+    fn set_id(&mut self, id: String);
+    /// Forgets the `overrides` marker an applied patch copies onto the item.
+    fn clear_overrides(&mut self);
+}
+
+impl Kind for AttackerType {
+    type Patch = super::attacker::AttackerTypePatch;
+    const FOLDER: &'static str = "attackers";
+    const NOUN: &'static str = "attacker type";
+    fn set_id(&mut self, id: String) {
+        self.id = id;
+    }
+    fn clear_overrides(&mut self) {
+        self.overrides = None;
+    }
+}
+
+impl Kind for Blueprint {
+    type Patch = super::blueprint::BlueprintPatch;
+    const FOLDER: &'static str = "blueprints";
+    const NOUN: &'static str = "blueprint";
+    fn set_id(&mut self, id: String) {
+        self.id = id;
+    }
+    fn clear_overrides(&mut self) {
+        self.overrides = None;
+    }
+}
+
+/// One item while loading: its value and every file that shaped it (the definition first, then
+/// each override), for pointing diagnostics at the file that set a field.
+#[derive(Clone, Debug)]
+pub(super) struct Item<T> {
+    pub value: T,
+    pub sources: Vec<Source>,
+}
+
+/// A file that defined or changed an item, and the mod it belongs to.
+#[derive(Clone, Debug)]
+pub(super) struct Source {
+    pub mod_id: String,
+    pub file: SourceFile,
+}
+
+impl<T> Item<T> {
+    /// The last file that mentions `field` (or the defining file), and the offset of the field.
+    pub fn locate(&self, field: &str) -> (&Source, usize) {
+        self.sources
+            .iter()
+            .rev()
+            .find_map(|s| ron_file::find_field(&s.file, field).map(|at| (s, at)))
+            .unwrap_or((&self.sources[0], 0))
+    }
+
+    /// The last file that mentions the string `value` after `field`, and its offset.
+    pub fn locate_value(&self, field: &str, value: &str) -> (&Source, usize) {
+        let quoted_exists = |s: &Source| ron_file::find_string(&s.file, value).is_some();
+        match self.sources.iter().rev().find(|s| quoted_exists(s)) {
+            Some(s) => (s, ron_file::locate(&s.file, field, Some(value))),
+            None => self.locate(field),
+        }
+    }
+}
+
+/// Items of one kind, by id, in the order they were defined.
+pub(super) struct Items<T> {
+    pub items: Vec<Item<T>>,
+    index: BTreeMap<String, usize>,
+}
+
+impl<T> Default for Items<T> {
+    fn default() -> Self {
+        Items {
+            items: Vec::new(),
+            index: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Items<T> {
+    pub fn get(&self, id: &str) -> Option<&Item<T>> {
+        self.index.get(id).map(|&i| &self.items[i])
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.index.keys().map(String::as_str)
+    }
+}
+
+pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
+    let mut diagnostics = Diagnostics::new();
+    let mut hasher = Xxh3::new();
+    let mut db = ContentDb::default();
+    let mut attackers = Items::<AttackerType>::default();
+    let mut blueprints = Items::<Blueprint>::default();
+    for info in &mods.mods {
+        hasher.update(info.id().as_bytes());
+        hasher.update(info.manifest.version.to_string().as_bytes());
+        let scripts = load_scripts(info, &mut diagnostics, &mut hasher);
+        db.mods.push(ModContent {
+            id: info.id().to_string(),
+            name: info.manifest.name.clone(),
+            version: info.manifest.version.clone(),
+            root: info.root.clone(),
+            scripts,
+        });
+        load_kind(
+            info,
+            &mut attackers,
+            &mut db.overrides,
+            &mut diagnostics,
+            &mut hasher,
+        );
+        load_kind(
+            info,
+            &mut blueprints,
+            &mut db.overrides,
+            &mut diagnostics,
+            &mut hasher,
+        );
+    }
+
+    let script_exists = |r: &ScriptRef| {
+        mods.mods
+            .iter()
+            .find(|m| m.id() == r.mod_id)
+            .is_some_and(|m| m.root.join(&r.path).is_file())
+    };
+    let attacker_ids: Vec<String> = attackers.ids().map(str::to_string).collect();
+    for item in attackers.items {
+        if let Some(value) =
+            validate::attacker(item, &attacker_ids, &script_exists, &mut diagnostics)
+        {
+            db.attacker_index.insert(
+                value.id.clone(),
+                super::AttackerId(db.attackers.len() as u32),
+            );
+            db.attackers.push(value);
+        }
+    }
+    for item in blueprints.items {
+        if let Some(value) = validate::blueprint(item, &script_exists, &mut diagnostics) {
+            db.blueprint_index.insert(
+                value.id.clone(),
+                super::BlueprintId(db.blueprints.len() as u32),
+            );
+            db.blueprints.push(value);
+        }
+    }
+    db.hash = hasher.digest();
+    (db, diagnostics)
+}
+
+/// The files below `dir` with extension `ext`, sorted, with their paths relative to `root` using
+/// `/` separators.
+fn files_below(root: &Path, dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
+    let base = root.join(dir);
+    if !base.is_dir() {
+        return Vec::new();
+    }
+    let mut files: Vec<(String, PathBuf)> = walkdir::WalkDir::new(&base)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == ext))
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(root).ok()?;
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            Some((rel, e.path().to_path_buf()))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn load_scripts(
+    info: &ModInfo,
+    diagnostics: &mut Diagnostics,
+    hasher: &mut Xxh3,
+) -> BTreeMap<String, Script> {
+    let mut scripts = BTreeMap::new();
+    for (rel, path) in files_below(&info.root, "scripts", "lua") {
+        let file = match SourceFile::read(&path) {
+            Ok(f) => f,
+            Err(d) => {
+                diagnostics.push(d.for_mod(info.id()));
+                continue;
+            }
+        };
+        hasher.update(rel.as_bytes());
+        hasher.update(file.text.as_bytes());
+        match lua::compile(&file.text) {
+            Ok(bytecode) => {
+                scripts.insert(
+                    rel,
+                    Script {
+                        file,
+                        bytecode: Arc::from(bytecode),
+                    },
+                );
+            }
+            Err((line, message)) => {
+                let d = Diagnostic::error(format!("syntax error: {message}")).for_mod(info.id());
+                diagnostics.push(match line {
+                    Some(line) => d.at_line(&file, line),
+                    None => d.in_file(&file.path),
+                });
+            }
+        }
+    }
+    scripts
+}
+
+/// Checks a content name (the file stem) can be part of an id.
+fn valid_name(name: &str) -> bool {
+    crate::modding::manifest::is_valid_mod_id(name)
+}
+
+#[derive(serde::Deserialize)]
+struct Peek {
+    overrides: Option<String>,
+}
+
+fn load_kind<T: Kind>(
+    info: &ModInfo,
+    items: &mut Items<T>,
+    overrides: &mut Vec<OverrideRecord>,
+    diagnostics: &mut Diagnostics,
+    hasher: &mut Xxh3,
+) {
+    let mod_id = info.id();
+    for (rel, path) in files_below(&info.root, T::FOLDER, "ron") {
+        let file = match SourceFile::read(&path) {
+            Ok(f) => f,
+            Err(d) => {
+                diagnostics.push(d.for_mod(mod_id));
+                continue;
+            }
+        };
+        hasher.update(rel.as_bytes());
+        hasher.update(file.text.as_bytes());
+        let source = Source {
+            mod_id: mod_id.to_string(),
+            file: file.clone(),
+        };
+        let target = ron_file::options()
+            .from_str::<Peek>(&file.text)
+            .ok()
+            .and_then(|p| p.overrides);
+        if let Some(target) = target {
+            apply_override(info, source, &target, items, overrides, diagnostics);
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !valid_name(&stem) {
+            diagnostics.push(
+                Diagnostic::error(format!("`{stem}` cannot be used as a content name"))
+                    .in_file(&path)
+                    .help("file names become ids: use lowercase letters, digits, `_` and `-`")
+                    .for_mod(mod_id),
+            );
+            continue;
+        }
+        let id = format!("{mod_id}:{stem}");
+        if let Some(first) = items.get(&id) {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "{} `{id}` is defined twice: here and in {}",
+                    T::NOUN,
+                    first.sources[0].file.path.display()
+                ))
+                .in_file(&path)
+                .help("ids come from file names; rename one of the files")
+                .for_mod(mod_id),
+            );
+            continue;
+        }
+        match ron_file::parse::<T>(&file) {
+            Ok(mut value) => {
+                value.set_id(id.clone());
+                items.index.insert(id, items.items.len());
+                items.items.push(Item {
+                    value,
+                    sources: vec![source],
+                });
+            }
+            Err(d) => diagnostics.push(d.for_mod(mod_id)),
+        }
+    }
+}
+
+fn apply_override<T: Kind>(
+    info: &ModInfo,
+    source: Source,
+    target: &str,
+    items: &mut Items<T>,
+    overrides: &mut Vec<OverrideRecord>,
+    diagnostics: &mut Diagnostics,
+) {
+    let file = &source.file;
+    let at = ron_file::locate(file, "overrides", Some(target));
+    let Some(&index) = items.index.get(target) else {
+        let mut d = Diagnostic::error(format!("there is no {} `{target}` to override", T::NOUN))
+            .at(file, at, target.len() + 2)
+            .label("unknown id")
+            .for_mod(info.id());
+        if let Some(best) = closest(target, items.ids()) {
+            d = d.help(format!("did you mean `{best}`?"));
+        } else if !target.contains(':') {
+            d = d.help("write the full id, `mod:name`");
+        }
+        diagnostics.push(d);
+        return;
+    };
+    let patch = match ron_file::parse::<T::Patch>(file) {
+        Ok(p) => p,
+        Err(d) => {
+            diagnostics.push(d.for_mod(info.id()));
+            return;
+        }
+    };
+    let target_mod = target.split(':').next().unwrap_or_default();
+    let declared = info
+        .manifest
+        .dependencies
+        .iter()
+        .any(|d| d.id == target_mod);
+    if target_mod != info.id() && !declared {
+        diagnostics.push(
+            Diagnostic::warning(format!("this overrides content of `{target_mod}`, which is not among the mod's dependencies"))
+                .at(file, at, target.len() + 2)
+                .help(format!("add (id: \"{target_mod}\") to `dependencies` in mod.ron so it always loads first"))
+                .for_mod(info.id()),
+        );
+    }
+    let item = &mut items.items[index];
+    item.value.apply(patch);
+    item.value.clear_overrides();
+    overrides.push(OverrideRecord {
+        target: target.to_string(),
+        by_mod: info.id().to_string(),
+        file: file.path.clone(),
+    });
+    item.sources.push(source);
+}
+
+/// The candidate most similar to `wanted`, if any is close.
+pub(super) fn closest<'a>(
+    wanted: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::jaro_winkler(wanted, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}

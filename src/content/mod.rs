@@ -1,0 +1,160 @@
+//! Typed, validated game content: attacker types, blueprints and the scripts behind them.
+//!
+//! The content database is built from the loaded mods in load order ([`ContentDb::load`]). Ids
+//! are namespaced: `mods/core/blueprints/sniper.ron` defines `core:sniper`. A later mod changes
+//! earlier content only explicitly, with a file that says `overrides: "core:sniper"` and gives
+//! the fields to change. Everything the battle needs is read here, once, so a battle never
+//! touches the file system.
+
+pub mod attacker;
+pub mod blueprint;
+pub mod damage;
+pub mod description;
+mod load;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::{Diagnostics, SourceFile};
+use crate::modding::ModSet;
+
+pub use attacker::{AttackerType, Size, Spawn};
+pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
+pub use damage::{DamageType, DamageTypes};
+
+/// Index of an attacker type in the [`ContentDb`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AttackerId(pub u32);
+
+/// Index of a blueprint in the [`ContentDb`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct BlueprintId(pub u32);
+
+/// A script of a mod: the mod and the path inside its folder.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ScriptRef {
+    /// The mod the script belongs to.
+    pub mod_id: String,
+    /// Its path inside the mod folder, with `/` separators (`scripts/sniper.lua`).
+    pub path: String,
+}
+
+/// A compiled script.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// The source, for diagnostics.
+    pub file: SourceFile,
+    /// Luau bytecode.
+    pub bytecode: Arc<[u8]>,
+}
+
+/// What one loaded mod contributes besides attackers and blueprints.
+#[derive(Clone, Debug)]
+pub struct ModContent {
+    /// The mod's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its version.
+    pub version: semver::Version,
+    /// Its folder.
+    pub root: PathBuf,
+    /// Its scripts that compiled, by path (`scripts/x.lua`).
+    pub scripts: BTreeMap<String, Script>,
+}
+
+/// A field-level change one mod made to another's content.
+#[derive(Clone, Debug)]
+pub struct OverrideRecord {
+    /// The content changed.
+    pub target: String,
+    /// The mod that changed it.
+    pub by_mod: String,
+    /// The file with the change.
+    pub file: PathBuf,
+}
+
+/// All content of the loaded mods.
+#[derive(Clone, Debug, Default)]
+pub struct ContentDb {
+    /// The loaded mods, in load order.
+    pub mods: Vec<ModContent>,
+    /// Attacker types, in load order.
+    pub attackers: Vec<AttackerType>,
+    /// Blueprints, in load order.
+    pub blueprints: Vec<Blueprint>,
+    /// Overrides applied, in the order applied.
+    pub overrides: Vec<OverrideRecord>,
+    attacker_index: BTreeMap<String, AttackerId>,
+    blueprint_index: BTreeMap<String, BlueprintId>,
+    hash: u64,
+}
+
+impl ContentDb {
+    /// Loads the content of every mod of `mods`, in load order. Problems are returned as
+    /// diagnostics; content with errors is left out, everything else is kept.
+    pub fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
+        load::load(mods)
+    }
+
+    /// An attacker type.
+    pub fn attacker(&self, id: AttackerId) -> &AttackerType {
+        &self.attackers[id.0 as usize]
+    }
+
+    /// A blueprint.
+    pub fn blueprint(&self, id: BlueprintId) -> &Blueprint {
+        &self.blueprints[id.0 as usize]
+    }
+
+    /// The attacker type with id `mod:name`.
+    pub fn attacker_id(&self, id: &str) -> Option<AttackerId> {
+        self.attacker_index.get(id).copied()
+    }
+
+    /// The blueprint with id `mod:name`.
+    pub fn blueprint_id(&self, id: &str) -> Option<BlueprintId> {
+        self.blueprint_index.get(id).copied()
+    }
+
+    /// The position of a mod in the load order.
+    pub fn mod_index(&self, id: &str) -> Option<usize> {
+        self.mods.iter().position(|m| m.id == id)
+    }
+
+    /// A script's source, for showing where a script error is.
+    pub fn script_file(&self, mod_id: &str, path: &str) -> Option<&SourceFile> {
+        let m = self.mods.iter().find(|m| m.id == mod_id)?;
+        m.scripts.get(path).map(|s| &s.file)
+    }
+
+    /// A hash of every file the content was built from, in load order; two databases with the
+    /// same hash were built from the same mods.
+    pub fn content_hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl ContentDb {
+    /// A script error as a diagnostic, with the script's source line under it when known.
+    pub fn diagnose(&self, error: &crate::lua::ScriptError) -> crate::diagnostics::Diagnostic {
+        use crate::diagnostics::Diagnostic;
+        let d = Diagnostic::error(error.message.clone()).for_mod(error.mod_id.clone());
+        let file = error
+            .file
+            .as_deref()
+            .and_then(|f| self.script_file(&error.mod_id, f));
+        match (file, error.line) {
+            (Some(file), Some(line)) => d.at_line(file, line),
+            (Some(file), None) => d.in_file(&file.path),
+            (None, _) => match &error.file {
+                Some(f) => d.in_file(f),
+                None => d,
+            },
+        }
+    }
+}

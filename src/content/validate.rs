@@ -1,0 +1,393 @@
+//! Checks on loaded content that types alone cannot express, each reported at the file and
+//! position of the field at fault.
+
+use super::description::{self, BlueprintStat, Context, Segment, Tag};
+use super::load::{Item, closest};
+use super::{AttackerType, Blueprint, Placement, ScriptRef};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+
+/// Collects the problems of one item.
+struct Checker<'a, T> {
+    item: &'a Item<T>,
+    diagnostics: &'a mut Diagnostics,
+    errors: usize,
+}
+
+impl<'a, T> Checker<'a, T> {
+    fn new(item: &'a Item<T>, diagnostics: &'a mut Diagnostics) -> Self {
+        Checker {
+            item,
+            diagnostics,
+            errors: 0,
+        }
+    }
+
+    fn report(&mut self, d: Diagnostic) {
+        if d.is_error() {
+            self.errors += 1;
+        }
+        self.diagnostics.push(d);
+    }
+
+    /// An error at the field `field` of whichever file set it last.
+    fn field_error(&mut self, field: &str, message: String, help: Option<String>) {
+        let (source, at) = self.item.locate(field);
+        let mut d = Diagnostic::error(message)
+            .at(&source.file, at, field.len())
+            .for_mod(source.mod_id.clone());
+        if let Some(h) = help {
+            d = d.help(h);
+        }
+        self.report(d);
+    }
+
+    /// An error at the string `value` written for `field`.
+    fn value_error(&mut self, field: &str, value: &str, message: String, help: Option<String>) {
+        let (source, at) = self.item.locate_value(field, value);
+        let mut d = Diagnostic::error(message)
+            .at(&source.file, at, value.len() + 2)
+            .for_mod(source.mod_id.clone());
+        if let Some(h) = help {
+            d = d.help(h);
+        }
+        self.report(d);
+    }
+
+    fn positive(&mut self, field: &str, value: f64) {
+        if !(value.is_finite() && value > 0.0) {
+            self.field_error(
+                field,
+                format!("`{field}` must be a positive number, not {value}"),
+                None,
+            );
+        }
+    }
+
+    fn non_negative(&mut self, field: &str, value: f64) {
+        if !(value.is_finite() && value >= 0.0) {
+            self.field_error(
+                field,
+                format!("`{field}` cannot be negative ({value})"),
+                None,
+            );
+        }
+    }
+
+    fn positive_opt(&mut self, field: &str, value: Option<f64>) {
+        if let Some(v) = value {
+            if v == 0.0 {
+                self.field_error(
+                    field,
+                    format!(
+                        "`{field}` is 0; leave the field out when the blueprint does not use it"
+                    ),
+                    None,
+                );
+            } else {
+                self.positive(field, v);
+            }
+        }
+    }
+
+    fn name(&mut self, name: &str) {
+        if name.trim().is_empty() {
+            self.field_error("name", "`name` cannot be empty".into(), None);
+        }
+    }
+
+    /// Resolves the script path to the mod of the file that set it, and checks it exists.
+    fn script(
+        &mut self,
+        path: Option<&str>,
+        exists: &dyn Fn(&ScriptRef) -> bool,
+    ) -> Option<ScriptRef> {
+        let path = path?;
+        let (source, _) = self.item.locate("script");
+        let script = ScriptRef {
+            mod_id: source.mod_id.clone(),
+            path: path.to_string(),
+        };
+        let inside = path.starts_with("scripts/")
+            && path.ends_with(".lua")
+            && !path.split('/').any(|s| s == ".." || s.is_empty());
+        if !inside {
+            self.value_error(
+                "script",
+                path,
+                format!("`{path}` is not a script path"),
+                Some(
+                    "scripts live in the mod's scripts/ folder: write \"scripts/name.lua\"".into(),
+                ),
+            );
+        } else if !exists(&script) {
+            self.value_error(
+                "script",
+                path,
+                format!("mod `{}` has no script `{path}`", script.mod_id),
+                None,
+            );
+        }
+        Some(script)
+    }
+
+    /// Checks the tags of every description; `has` tells whether a tag's statistic exists.
+    fn descriptions(
+        &mut self,
+        field: &str,
+        descriptions: &[String],
+        context: Context,
+        has: &dyn Fn(&Tag) -> Result<(), &'static str>,
+    ) {
+        for text in descriptions {
+            for segment in description::parse(text, context) {
+                let (tag_text, offset, problem) = match &segment {
+                    Segment::Unknown { text: tag, offset } => (tag.clone(), *offset, None),
+                    Segment::Tag { tag, offset } => match has(tag) {
+                        Ok(()) => continue,
+                        Err(missing) => (
+                            text[*offset..]
+                                .split_inclusive(']')
+                                .next()
+                                .unwrap_or("")
+                                .to_string(),
+                            *offset,
+                            Some(missing),
+                        ),
+                    },
+                    Segment::Text(_) => continue,
+                };
+                let (source, at) = self.item.locate_value(field, text);
+                let d = match problem {
+                    None => Diagnostic::warning(format!(
+                        "unknown description tag {tag_text}; it will show as plain text"
+                    ))
+                    .help(known_tag_hint(&tag_text, context)),
+                    Some(missing) => Diagnostic::error(format!(
+                        "{tag_text} shows the {missing}, which this {} does not have",
+                        context_noun(context)
+                    )),
+                };
+                let d = d
+                    .at(&source.file, at + 1 + offset, tag_text.len())
+                    .for_mod(source.mod_id.clone());
+                self.report(d);
+            }
+        }
+    }
+}
+
+fn context_noun(context: Context) -> &'static str {
+    match context {
+        Context::Attacker => "attacker type",
+        Context::Blueprint => "blueprint",
+    }
+}
+
+const BLUEPRINT_TAGS: &[&str] = &[
+    "NAM", "RNG", "DMG", "DTL", "DTI", "INT", "DPS", "RAD", "DEL", "DUR", "PRO", "SCD", "CD",
+    "+CD", "FUE", "MAT", "ENE",
+];
+const ATTACKER_TAGS: &[&str] = &["SIZ", "SPD", "HP", "MHP", "HP/M"];
+const ICON_TAGS: &[&str] = &[
+    "#FUE", "#MAT", "#ENE", "#HUL", "#RNG", "#DMG", "#INT", "#DUR", "#HP", "#RAD", "#+",
+    "#DMT-HPL", "#DMT-PHY", "#DMT-ENE", "#DMT-EXP", "BRK",
+];
+
+fn known_tag_hint(tag: &str, context: Context) -> String {
+    let name = tag.trim_start_matches('[').trim_end_matches(']');
+    let stats = match context {
+        Context::Attacker => ATTACKER_TAGS,
+        Context::Blueprint => BLUEPRINT_TAGS,
+    };
+    let all = stats.iter().chain(ICON_TAGS).copied();
+    match closest(name.trim_start_matches('$'), all) {
+        Some(best) => {
+            format!("did you mean [{best}]? Tags are listed in docs/modding/descriptions.md")
+        }
+        None => "tags are listed in docs/modding/descriptions.md".into(),
+    }
+}
+
+/// Validates an attacker type; returns it (with references resolved) if it has no errors.
+pub(super) fn attacker(
+    mut item: Item<AttackerType>,
+    attacker_ids: &[String],
+    script_exists: &dyn Fn(&ScriptRef) -> bool,
+    diagnostics: &mut Diagnostics,
+) -> Option<AttackerType> {
+    let v = item.value.clone();
+    let mut c = Checker::new(&item, diagnostics);
+    c.name(&v.name);
+    c.positive("max_health", v.max_health);
+    c.positive("speed", v.speed);
+    c.positive("min_spacing", v.min_spacing);
+    c.positive("value", v.value);
+    c.non_negative("weight", v.weight);
+    let script = c.script(v.script.as_deref(), script_exists);
+
+    // Spawned attackers: short names belong to the mod of the file that listed them.
+    let (spawn_source, _) = c.item.locate("spawns_on_death");
+    let spawn_mod = spawn_source.mod_id.clone();
+    let mut spawns = v.spawns_on_death.clone();
+    for spawn in &mut spawns {
+        let full = if spawn.attacker.contains(':') {
+            spawn.attacker.clone()
+        } else {
+            format!("{spawn_mod}:{}", spawn.attacker)
+        };
+        if !attacker_ids.contains(&full) {
+            let help = closest(&full, attacker_ids.iter().map(String::as_str))
+                .map(|b| format!("did you mean `{b}`?"));
+            c.value_error(
+                "attacker",
+                &spawn.attacker,
+                format!("there is no attacker type `{full}`"),
+                help,
+            );
+        }
+        if spawn.count == 0 {
+            c.field_error("count", "a spawn `count` must be at least 1".into(), None);
+        }
+        spawn.attacker = full;
+    }
+    c.descriptions("descriptions", &v.descriptions, Context::Attacker, &|_| {
+        Ok(())
+    });
+    let errors = c.errors;
+    if errors > 0 {
+        return None;
+    }
+    item.value.spawns_on_death = spawns;
+    item.value.script_ref = script;
+    Some(item.value)
+}
+
+/// Whether a blueprint has what a statistic tag shows; `Err` names what is missing.
+fn blueprint_has(bp: &Blueprint, stat: BlueprintStat) -> Result<(), &'static str> {
+    use BlueprintStat::*;
+    let ok = match stat {
+        Name | StartingCooldown | Cooldown | CooldownSuffix => true,
+        Range => bp.range.is_some(),
+        Damage => bp.damage.is_some(),
+        DamageTypes | DamageTypeIcons => !bp.damage_type.is_empty(),
+        Interval => bp.interval.is_some(),
+        DamagePerSecond => bp.damage.is_some() && bp.interval.is_some(),
+        Radius => bp.radius.is_some(),
+        Delay => bp.delay.is_some(),
+        Duration => bp.duration_ticks.is_some() || bp.duration_waves.is_some(),
+        Production => {
+            bp.fuel_production.is_some()
+                || bp.material_production.is_some()
+                || bp.energy_production.is_some()
+        }
+        FuelProduction => bp.fuel_production.is_some(),
+        MaterialProduction => bp.material_production.is_some(),
+        EnergyProduction => bp.energy_production.is_some(),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(match stat {
+        Range => "range",
+        Damage => "damage",
+        DamageTypes | DamageTypeIcons => "damage type",
+        Interval => "interval",
+        DamagePerSecond => "damage and interval",
+        Radius => "radius",
+        Delay => "delay",
+        Duration => "duration (ticks or waves)",
+        Production => "production",
+        FuelProduction => "fuel production",
+        MaterialProduction => "material production",
+        EnergyProduction => "energy production",
+        Name | StartingCooldown | Cooldown | CooldownSuffix => "statistic",
+    })
+}
+
+/// Validates a blueprint; returns it (with references resolved) if it has no errors.
+pub(super) fn blueprint(
+    mut item: Item<Blueprint>,
+    script_exists: &dyn Fn(&ScriptRef) -> bool,
+    diagnostics: &mut Diagnostics,
+) -> Option<Blueprint> {
+    let v = item.value.clone();
+    let mut c = Checker::new(&item, diagnostics);
+    c.name(&v.name);
+    c.non_negative("materials", v.cost.materials);
+    c.non_negative("energy", v.cost.energy);
+    c.positive_opt("range", v.range);
+    c.positive_opt("radius", v.radius);
+    c.positive_opt("damage", v.damage);
+    for (field, ticks) in [
+        ("interval", v.interval),
+        ("delay", v.delay),
+        ("duration_ticks", v.duration_ticks),
+        ("duration_waves", v.duration_waves),
+    ] {
+        c.positive_opt(field, ticks.map(f64::from));
+    }
+    c.positive_opt("fuel_production", v.fuel_production);
+    c.positive_opt("material_production", v.material_production);
+    c.positive_opt("energy_production", v.energy_production);
+    match (v.damage.is_some(), v.damage_type.is_empty()) {
+        (true, true) => c.field_error(
+            "damage",
+            "a blueprint with `damage` needs a `damage_type`".into(),
+            Some("for example `damage_type: [Physical]`".into()),
+        ),
+        (false, false) => c.field_error(
+            "damage_type",
+            "`damage_type` is set but there is no `damage`".into(),
+            None,
+        ),
+        _ => {}
+    }
+    if v.duration_ticks.is_some() && v.duration_waves.is_some() {
+        c.field_error(
+            "duration_waves",
+            "set either `duration_ticks` or `duration_waves`, not both".into(),
+            None,
+        );
+    }
+    if v.kind.is_building() && matches!(v.placement, Some(Placement::Surface { .. })) {
+        c.field_error(
+            "placement",
+            "buildings are placed on tiles; `Surface` placement is for abilities".into(),
+            Some("use `Tile(...)`".into()),
+        );
+    }
+    for entry in &v.stats_to_display {
+        let name = entry.trim_start_matches('[').trim_end_matches(']');
+        match description::recognise(name, Context::Blueprint) {
+            Some(Tag::Blueprint { stat, .. }) => {
+                if let Err(missing) = blueprint_has(&v, stat) {
+                    c.value_error(
+                        "stats_to_display",
+                        entry,
+                        format!(
+                            "`{entry}` shows the {missing}, which this blueprint does not have"
+                        ),
+                        None,
+                    );
+                }
+            }
+            _ => c.value_error(
+                "stats_to_display",
+                entry,
+                format!("`{entry}` is not a blueprint statistic tag"),
+                Some(format!("use one of: ${}", BLUEPRINT_TAGS.join(", $"))),
+            ),
+        }
+    }
+    let has = |tag: &Tag| match tag {
+        Tag::Blueprint { stat, .. } => blueprint_has(&v, *stat),
+        _ => Ok(()),
+    };
+    c.descriptions("descriptions", &v.descriptions, Context::Blueprint, &has);
+    let script = c.script(v.script.as_deref(), script_exists);
+    if c.errors > 0 {
+        return None;
+    }
+    item.value.script_ref = script;
+    Some(item.value)
+}

@@ -1,0 +1,540 @@
+//! One mod's Luau VM, locked down.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mlua::chunk::ChunkMode;
+use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, LuaOptions, StdLib, Table, Value, VmState};
+
+use super::budget::{Budget, Exhausted};
+use super::{Fault, ScriptError, ScriptErrorKind, chunk_name};
+
+/// What a mod's scripts may use.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Memory cap of the mod's VM, in bytes.
+    pub memory: usize,
+    /// Interrupts (calls, returns, loop iterations) allowed per host call into a callback or hook.
+    pub call_instructions: u64,
+    /// Interrupts allowed while a script's top-level chunk runs.
+    pub load_instructions: u64,
+    /// Wall-clock ceiling per host call, a backstop for slow built-ins between interrupts.
+    pub wall_clock: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: 64 << 20,
+            call_instructions: 2_000_000,
+            load_instructions: 20_000_000,
+            wall_clock: Duration::from_secs(2),
+        }
+    }
+}
+
+/// The compiled scripts of one mod, by path inside the mod folder (`scripts/tower.lua`).
+#[derive(Clone, Debug, Default)]
+pub struct ModScripts {
+    /// The mod's id.
+    pub mod_id: String,
+    /// Bytecode by path.
+    pub scripts: BTreeMap<String, Arc<[u8]>>,
+}
+
+/// Per-VM data reachable from Rust functions called by scripts.
+struct SandboxData {
+    scripts: Rc<ModScripts>,
+}
+
+/// Registry keys of the module cache and the modules being loaded (to catch require cycles).
+const LOADED: &str = "rampart.loaded";
+const LOADING: &str = "rampart.loading";
+
+/// A mod's own Luau VM with the sandbox in place.
+pub struct Sandbox {
+    lua: Lua,
+    scripts: Rc<ModScripts>,
+    budget: Rc<Budget>,
+    limits: Limits,
+}
+
+impl Sandbox {
+    /// Creates the VM. `install` runs before the global environment is frozen and adds the host's
+    /// API (for example a `game` object and a deterministic `math.random`).
+    pub fn new(
+        scripts: Rc<ModScripts>,
+        limits: Limits,
+        budget: Rc<Budget>,
+        install: impl FnOnce(&Lua, &Table) -> mlua::Result<()>,
+    ) -> mlua::Result<Sandbox> {
+        let libs = StdLib::STRING
+            | StdLib::TABLE
+            | StdLib::MATH
+            | StdLib::BIT
+            | StdLib::UTF8
+            | StdLib::BUFFER
+            | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::new())?;
+        lua.set_app_data(SandboxData {
+            scripts: scripts.clone(),
+        });
+        let globals = lua.globals();
+
+        lock_down(&lua, &globals)?;
+        globals.raw_set("print", lua.create_function(print)?)?;
+        globals.raw_set("require", lua.create_function(require)?)?;
+        lua.set_named_registry_value(LOADED, lua.create_table()?)?;
+        lua.set_named_registry_value(LOADING, lua.create_table()?)?;
+        install(&lua, &globals)?;
+
+        let interrupt_budget = budget.clone();
+        lua.set_interrupt(move |lua| match interrupt_budget.spend() {
+            Ok(()) => Ok(VmState::Continue),
+            Err(Exhausted::Instructions) => Err(Fault::here(
+                lua,
+                ScriptErrorKind::Budget,
+                "the script ran too long and was stopped (is there an endless loop?)",
+            )),
+            Err(Exhausted::Time) => Err(Fault::here(
+                lua,
+                ScriptErrorKind::Budget,
+                "the script ran past its time limit and was stopped",
+            )),
+        });
+
+        // Freeze the libraries and the shared globals; each mod writes into its own layer.
+        lua.sandbox(true)?;
+        make_globals_strict(&lua)?;
+        lua.set_memory_limit(limits.memory)?;
+        Ok(Sandbox {
+            lua,
+            scripts,
+            budget,
+            limits,
+        })
+    }
+
+    /// The VM, for the host to create values and functions in.
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// The mod this sandbox belongs to.
+    pub fn mod_id(&self) -> &str {
+        &self.scripts.mod_id
+    }
+
+    /// The paths of the mod's scripts, sorted.
+    pub fn script_paths(&self) -> impl Iterator<Item = &str> {
+        self.scripts.scripts.keys().map(String::as_str)
+    }
+
+    /// Runs a script's top-level chunk once (later calls return the cached result), as
+    /// `require` does, with the load budget.
+    pub fn load_script(&self, path: &str) -> Result<Value, ScriptError> {
+        let _guard = self
+            .budget
+            .enter(self.limits.load_instructions, self.limits.wall_clock);
+        load_module(&self.lua, path).map_err(|e| self.error(&e, Some((path.to_string(), None))))
+    }
+
+    /// Calls `f` with the call budget. On failure the error is located in the script.
+    pub fn call<R: FromLuaMulti>(
+        &self,
+        f: &Function,
+        args: impl IntoLuaMulti,
+    ) -> Result<R, ScriptError> {
+        let _guard = self
+            .budget
+            .enter(self.limits.call_instructions, self.limits.wall_clock);
+        f.call(args).map_err(|e| {
+            let info = f.info();
+            let fallback = info.short_src.map(|src| (src, info.line_defined));
+            self.error(&e, fallback)
+        })
+    }
+
+    fn error(&self, e: &mlua::Error, fallback: Option<(String, Option<usize>)>) -> ScriptError {
+        let error = ScriptError::from_lua(self.mod_id(), e, fallback);
+        if error.kind == ScriptErrorKind::Memory {
+            // Give back whatever the failed call left unreachable.
+            let _ = self.lua.gc_collect();
+        }
+        error
+    }
+}
+
+/// Removes everything that reaches outside the sandbox and puts explanatory stand-ins in its
+/// place, so a script that tries gets a clear error at the line that tried.
+fn lock_down(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let libraries = [
+        ("io", "mods cannot read or write files"),
+        (
+            "os",
+            "mods cannot run programs or read the clock; use game:tick() for time",
+        ),
+        ("debug", "the debug library could reach outside the sandbox"),
+        (
+            "package",
+            "use require(\"name\") to load another script of the same mod",
+        ),
+        ("ffi", "mods cannot call native code"),
+    ];
+    for (name, why) in libraries {
+        globals.raw_set(name, forbidden_library(lua, name, why)?)?;
+    }
+    let functions = [
+        ("load", "mods cannot compile code at run time"),
+        ("loadstring", "mods cannot compile code at run time"),
+        ("loadfile", "mods cannot read files"),
+        ("dofile", "mods cannot read files"),
+        ("getfenv", "environments belong to the sandbox"),
+        ("setfenv", "environments belong to the sandbox"),
+        ("newproxy", "it is not needed by mods"),
+        ("gcinfo", "use collectgarbage(\"count\")"),
+    ];
+    for (name, why) in functions {
+        globals.raw_set(name, forbidden_function(lua, name, why)?)?;
+    }
+    let string: Table = globals.get("string")?;
+    string.raw_set(
+        "dump",
+        forbidden_function(lua, "string.dump", "mods cannot handle bytecode")?,
+    )?;
+    let math: Table = globals.get("math")?;
+    math.raw_set(
+        "randomseed",
+        forbidden_function(
+            lua,
+            "math.randomseed",
+            "math.random is seeded by the game so battles replay exactly",
+        )?,
+    )?;
+    Ok(())
+}
+
+fn forbidden_function(lua: &Lua, name: &'static str, why: &'static str) -> mlua::Result<Function> {
+    lua.create_function(move |lua, _: mlua::MultiValue| -> mlua::Result<()> {
+        Err(Fault::here(
+            lua,
+            ScriptErrorKind::Forbidden,
+            format!("`{name}` is not available to mod scripts: {why}"),
+        ))
+    })
+}
+
+fn forbidden_library(lua: &Lua, name: &'static str, why: &'static str) -> mlua::Result<Table> {
+    let table = lua.create_table()?;
+    let meta = lua.create_table()?;
+    let access = move |lua: &Lua, key: String| -> mlua::Error {
+        Fault::here(
+            lua,
+            ScriptErrorKind::Forbidden,
+            format!("`{name}.{key}` is not available to mod scripts: {why}"),
+        )
+    };
+    meta.raw_set(
+        "__index",
+        lua.create_function(move |lua, (_, key): (Value, Value)| -> mlua::Result<()> {
+            Err(access(lua, key_text(&key)))
+        })?,
+    )?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(
+            move |lua, (_, key, _): (Value, Value, Value)| -> mlua::Result<()> {
+                Err(access(lua, key_text(&key)))
+            },
+        )?,
+    )?;
+    meta.raw_set("__metatable", false)?;
+    table.set_metatable(Some(meta))?;
+    Ok(table)
+}
+
+fn key_text(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.to_string_lossy(),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// Reading a global that was never set is an error (it is almost always a typo), and it is how
+/// a mod learns that another mod's globals are out of its reach.
+fn make_globals_strict(lua: &Lua) -> mlua::Result<()> {
+    let env = lua.globals();
+    let Some(meta) = env.metatable() else {
+        return Ok(());
+    };
+    let shared: Table = meta.raw_get("__index")?;
+    let strict = lua.create_function(
+        move |lua, (_, key): (Value, Value)| -> mlua::Result<Value> {
+            let value: Value = shared.raw_get(key.clone())?;
+            if value.is_nil() {
+                return Err(Fault::here(
+                    lua,
+                    ScriptErrorKind::Runtime,
+                    format!(
+                        "`{}` is not defined (globals of other mods are not visible)",
+                        key_text(&key)
+                    ),
+                ));
+            }
+            Ok(value)
+        },
+    )?;
+    meta.set_readonly(false);
+    meta.raw_set("__index", strict)?;
+    meta.set_readonly(true);
+    // Imports are resolved through the metatable only when the environment is not "safe".
+    env.set_safeenv(false);
+    Ok(())
+}
+
+fn print(lua: &Lua, args: mlua::MultiValue) -> mlua::Result<()> {
+    let text: Vec<String> = args
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.to_string_lossy(),
+            other => other
+                .to_string()
+                .unwrap_or_else(|_| other.type_name().to_string()),
+        })
+        .collect();
+    let mod_id = lua
+        .app_data_ref::<SandboxData>()
+        .map(|d| d.scripts.mod_id.clone())
+        .unwrap_or_default();
+    let at = super::caller_location(lua)
+        .map(|(f, l)| format!("{f}:{l}"))
+        .unwrap_or_default();
+    tracing::info!(target: "rampart::script", "[{mod_id}] {at}: {}", text.join("\t"));
+    Ok(())
+}
+
+/// `require("name")` loads `scripts/name.lua` of the same mod, once.
+fn require(lua: &Lua, name: String) -> mlua::Result<Value> {
+    let path = module_path(&name).ok_or_else(|| {
+        Fault::here(
+            lua,
+            ScriptErrorKind::Forbidden,
+            format!("require(\"{name}\"): only scripts in this mod's scripts/ folder can be required, by a name like \"util\" or \"lib/math\""),
+        )
+    })?;
+    load_module(lua, &path)
+}
+
+/// `name` → `scripts/name.lua`, refusing anything that could leave the folder.
+fn module_path(name: &str) -> Option<String> {
+    let name = name.strip_suffix(".lua").unwrap_or(name);
+    let name = name.strip_prefix("scripts/").unwrap_or(name);
+    let valid = !name.is_empty()
+        && name.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        });
+    valid.then(|| format!("scripts/{name}.lua"))
+}
+
+fn load_module(lua: &Lua, path: &str) -> mlua::Result<Value> {
+    let loaded: Table = lua.named_registry_value(LOADED)?;
+    let cached: Value = loaded.raw_get(path)?;
+    if !cached.is_nil() {
+        return Ok(cached);
+    }
+    let loading: Table = lua.named_registry_value(LOADING)?;
+    if loading.raw_get::<bool>(path).unwrap_or(false) {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("require cycle: {path} requires itself (directly or through others)"),
+        ));
+    }
+    let bytecode = lua
+        .app_data_ref::<SandboxData>()
+        .and_then(|d| d.scripts.scripts.get(path).cloned());
+    let Some(bytecode) = bytecode else {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("there is no script {path} in this mod"),
+        ));
+    };
+    loading.raw_set(path, true)?;
+    let result = lua
+        .load(&bytecode[..])
+        .set_name(chunk_name(path))
+        .set_mode(ChunkMode::Binary)
+        .call::<Value>(());
+    loading.raw_set(path, Value::Nil)?;
+    let value = result?;
+    let value = if value.is_nil() {
+        Value::Boolean(true)
+    } else {
+        value
+    };
+    loaded.raw_set(path, value.clone())?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lua::compile;
+
+    fn sandbox(files: &[(&str, &str)]) -> Sandbox {
+        let scripts = files
+            .iter()
+            .map(|(p, src)| (p.to_string(), Arc::<[u8]>::from(compile(src).unwrap())))
+            .collect();
+        let scripts = Rc::new(ModScripts {
+            mod_id: "test".into(),
+            scripts,
+        });
+        let limits = Limits {
+            memory: 8 << 20,
+            call_instructions: 100_000,
+            load_instructions: 100_000,
+            wall_clock: Duration::from_secs(5),
+        };
+        Sandbox::new(scripts, limits, Budget::new(), |_, _| Ok(())).unwrap()
+    }
+
+    fn load_err(src: &str) -> ScriptError {
+        sandbox(&[("scripts/a.lua", src)])
+            .load_script("scripts/a.lua")
+            .unwrap_err()
+    }
+
+    #[test]
+    fn modules_load_once_and_require_each_other() {
+        let sb = sandbox(&[
+            (
+                "scripts/a.lua",
+                "local u = require(\"lib/util\")\nreturn { value = u.double(21) }",
+            ),
+            (
+                "scripts/lib/util.lua",
+                "counter = (rawget(_G, 'counter') or 0)\nreturn { double = function(x) return 2 * x end }",
+            ),
+        ]);
+        let a: Table = sb
+            .load_script("scripts/a.lua")
+            .unwrap()
+            .as_table()
+            .unwrap()
+            .clone();
+        assert_eq!(a.get::<i64>("value").unwrap(), 42);
+        let again = sb.load_script("scripts/a.lua").unwrap();
+        assert_eq!(again.as_table().unwrap().get::<i64>("value").unwrap(), 42);
+    }
+
+    #[test]
+    fn forbidden_things_are_reported_at_their_line() {
+        for (src, needle) in [
+            ("local x = 1\nlocal f = io.open('x', 'w')", "`io.open`"),
+            ("\n\nos.execute('touch /tmp/pwned')", "`os.execute`"),
+            ("debug.traceback()", "`debug.traceback`"),
+            ("local f = loadstring('\\27Lua')", "`loadstring`"),
+            ("load('return 1')", "`load`"),
+            ("string.dump(print)", "`string.dump`"),
+            ("getfenv(1)", "`getfenv`"),
+            ("require('../../etc/passwd')", "only scripts in this mod"),
+            ("math.randomseed(1)", "`math.randomseed`"),
+        ] {
+            let e = load_err(src);
+            assert_eq!(e.kind, ScriptErrorKind::Forbidden, "{src}: {e}");
+            assert!(e.message.contains(needle), "{src}: {e}");
+            assert_eq!(e.file.as_deref(), Some("scripts/a.lua"), "{src}: {e}");
+            assert_eq!(e.line, Some(src.lines().count()), "{src}: {e}");
+        }
+    }
+
+    #[test]
+    fn undefined_globals_are_errors_and_libraries_are_frozen() {
+        let e = load_err("local x = 1\nreturn secret_from_another_mod + 1");
+        assert!(
+            e.message
+                .contains("`secret_from_another_mod` is not defined"),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(2));
+        let e = load_err("string.upper = nil");
+        assert!(e.message.contains("readonly"), "{e}");
+        let sb = sandbox(&[("scripts/a.lua", "mine = 5\nreturn mine + math.floor(1.5)")]);
+        assert_eq!(sb.load_script("scripts/a.lua").unwrap().as_i64(), Some(6));
+    }
+
+    #[test]
+    fn endless_loops_are_stopped_even_under_pcall() {
+        let e = load_err("local n = 0\nwhile true do n += 1 end");
+        assert_eq!(e.kind, ScriptErrorKind::Budget, "{e}");
+        assert_eq!(e.line, Some(2), "{e}");
+        let e = load_err("while true do pcall(function() while true do end end) end");
+        assert_eq!(e.kind, ScriptErrorKind::Budget, "{e}");
+    }
+
+    #[test]
+    fn memory_bombs_and_stack_overflows_are_stopped() {
+        let e = load_err("local t = {}\nwhile true do t[#t + 1] = string.rep('x', 1000000) end");
+        assert!(
+            matches!(e.kind, ScriptErrorKind::Memory | ScriptErrorKind::Budget),
+            "{e}"
+        );
+        assert_eq!(e.kind, ScriptErrorKind::Memory, "{e}");
+        let e = load_err("local function f() return 1 + f() end\nf()");
+        assert_eq!(e.kind, ScriptErrorKind::Runtime, "{e}");
+        assert!(e.message.contains("overflow"), "{e}");
+    }
+
+    #[test]
+    fn callbacks_run_with_a_budget_and_locate_their_errors() {
+        let sb = sandbox(&[(
+            "scripts/a.lua",
+            "return {\n ok = function(x) return x + 1 end,\n bad = function() local t = nil\n return t.x end,\n spin = function() while true do end end }",
+        )]);
+        let m: Table = sb
+            .load_script("scripts/a.lua")
+            .unwrap()
+            .as_table()
+            .unwrap()
+            .clone();
+        let ok: Function = m.get("ok").unwrap();
+        assert_eq!(sb.call::<i64>(&ok, 1).unwrap(), 2);
+        let e = sb.call::<()>(&m.get("bad").unwrap(), ()).unwrap_err();
+        assert_eq!(
+            (e.file.as_deref(), e.line),
+            (Some("scripts/a.lua"), Some(4)),
+            "{e}"
+        );
+        let e = sb.call::<()>(&m.get("spin").unwrap(), ()).unwrap_err();
+        assert_eq!(e.kind, ScriptErrorKind::Budget);
+        // The VM is still usable afterwards.
+        assert_eq!(sb.call::<i64>(&ok, 41).unwrap(), 42);
+    }
+
+    #[test]
+    fn module_names_stay_inside_the_scripts_folder() {
+        assert_eq!(module_path("util").as_deref(), Some("scripts/util.lua"));
+        assert_eq!(
+            module_path("lib/math.lua").as_deref(),
+            Some("scripts/lib/math.lua")
+        );
+        assert_eq!(module_path("scripts/x").as_deref(), Some("scripts/x.lua"));
+        assert_eq!(module_path("../x"), None);
+        assert_eq!(module_path("/etc/passwd"), None);
+        assert_eq!(module_path("a//b"), None);
+        assert_eq!(module_path(""), None);
+    }
+
+    #[test]
+    fn print_does_not_fail() {
+        let sb = sandbox(&[("scripts/a.lua", "print('hello', 1, nil, {})\nreturn true")]);
+        assert!(sb.load_script("scripts/a.lua").is_ok());
+    }
+}

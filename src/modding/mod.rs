@@ -1,0 +1,360 @@
+//! Mod folders: finding them, reading their manifests, deciding which load and in which order,
+//! and watching their files.
+//!
+//! Mods are found in `./mods`, in the user data directory's `mods/`, and in every extra folder
+//! given with `--mods-dir`. A mod is a folder with a `mod.ron`; installing one is copying its
+//! folder into one of those places. See `docs/modding/mods.md`.
+
+pub mod manifest;
+pub mod order;
+pub mod settings;
+pub mod watch;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use crate::ron_file;
+
+pub use manifest::{Dependency, Manifest};
+pub use settings::{ModSettings, UserDirs};
+
+/// Where a mods folder comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Origin {
+    /// `./mods`, shipped with the game.
+    Game,
+    /// The user data directory's `mods/`.
+    User,
+    /// A folder given with `--mods-dir`.
+    Extra,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Game => "game",
+            Origin::User => "user",
+            Origin::Extra => "--mods-dir",
+        })
+    }
+}
+
+/// A folder that holds mod folders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModDir {
+    /// The folder.
+    pub path: PathBuf,
+    /// How it was found.
+    pub origin: Origin,
+}
+
+/// The folders searched for mods, in precedence order: `./mods`, the user's mods folder, then
+/// each `extra` folder. Missing default folders are skipped; extra folders are kept so that a
+/// typo in `--mods-dir` is reported.
+pub fn mod_dirs(extra: &[PathBuf], user: Option<&UserDirs>) -> Vec<ModDir> {
+    let mut dirs = Vec::new();
+    let game = PathBuf::from("mods");
+    if game.is_dir() {
+        dirs.push(ModDir {
+            path: game,
+            origin: Origin::Game,
+        });
+    }
+    if let Some(user) = user {
+        let path = user.mods_dir();
+        if path.is_dir() {
+            dirs.push(ModDir {
+                path,
+                origin: Origin::User,
+            });
+        }
+    }
+    for path in extra {
+        let duplicate = dirs.iter().any(|d| same_dir(&d.path, path));
+        if !duplicate {
+            dirs.push(ModDir {
+                path: path.clone(),
+                origin: Origin::Extra,
+            });
+        }
+    }
+    dirs
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// One mod found on disk.
+#[derive(Clone, Debug)]
+pub struct ModInfo {
+    /// Its manifest.
+    pub manifest: Manifest,
+    /// Its folder.
+    pub root: PathBuf,
+    /// Which mods folder it was found in.
+    pub origin: Origin,
+    /// The manifest's text, for diagnostics.
+    pub manifest_file: SourceFile,
+}
+
+impl ModInfo {
+    /// The mod's id.
+    pub fn id(&self) -> &str {
+        &self.manifest.id
+    }
+}
+
+/// Whether a mod found on disk is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModState {
+    /// Loaded, in load order.
+    Loaded,
+    /// Switched off by the player or by its manifest.
+    Disabled,
+    /// Enabled, but it cannot load (see the diagnostics).
+    Failed,
+}
+
+/// All mods found, which of them load, and in which order.
+#[derive(Clone, Debug, Default)]
+pub struct ModSet {
+    /// The mods that load, in load order.
+    pub mods: Vec<ModInfo>,
+    /// Mods found that do not load (disabled or failed), by id.
+    pub others: Vec<(ModInfo, ModState)>,
+    /// What went wrong while finding and ordering mods.
+    pub diagnostics: Diagnostics,
+}
+
+impl ModSet {
+    /// Finds the mods in `dirs` and resolves their load order with the player's `settings`.
+    pub fn discover(dirs: &[ModDir], settings: &ModSettings) -> ModSet {
+        let mut diagnostics = Diagnostics::new();
+        let mut found: Vec<ModInfo> = Vec::new();
+        for dir in dirs {
+            let entries = match std::fs::read_dir(&dir.path) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    diagnostics.push(
+                        Diagnostic::error(format!(
+                            "cannot read mods folder {}: {e}",
+                            dir.path.display()
+                        ))
+                        .in_file(&dir.path),
+                    );
+                    continue;
+                }
+            };
+            let mut folders: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.is_dir()
+                        && !p
+                            .file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                })
+                .collect();
+            folders.sort();
+            for root in folders {
+                if !root.join(manifest::MANIFEST_FILE).is_file() {
+                    diagnostics.push(
+                        Diagnostic::warning(format!(
+                            "{} has no {} and is not loaded as a mod",
+                            root.display(),
+                            manifest::MANIFEST_FILE
+                        ))
+                        .in_file(&root),
+                    );
+                    continue;
+                }
+                match Manifest::load(&root) {
+                    Ok((manifest, manifest_file)) => {
+                        if let Some(first) = found.iter().find(|m| m.manifest.id == manifest.id) {
+                            diagnostics.push(
+                                Diagnostic::error(format!(
+                                    "mod id `{}` is used twice: by {} and by {}; only the first loads",
+                                    manifest.id,
+                                    first.root.display(),
+                                    root.display()
+                                ))
+                                .at(&manifest_file, ron_file::find_string(&manifest_file, &manifest.id).unwrap_or(0), manifest.id.len() + 2)
+                                .help("remove one of the copies, or give one a different id")
+                                .for_mod(manifest.id.clone()),
+                            );
+                            continue;
+                        }
+                        found.push(ModInfo {
+                            manifest,
+                            root,
+                            origin: dir.origin,
+                            manifest_file,
+                        });
+                    }
+                    Err(d) => diagnostics.push(d),
+                }
+            }
+        }
+
+        let enabled: Vec<bool> = found
+            .iter()
+            .map(|m| settings.is_enabled(&m.manifest))
+            .collect();
+        let pairs: Vec<(&Manifest, bool)> = found
+            .iter()
+            .map(|m| &m.manifest)
+            .zip(enabled.iter().copied())
+            .collect();
+        let resolution = order::resolve(&pairs);
+        for (i, failure) in &resolution.failed {
+            let info = &found[*i];
+            let file = &info.manifest_file;
+            let at = failure
+                .dependency()
+                .and_then(|d| ron_file::find_string(file, d))
+                .or_else(|| ron_file::find_field(file, "dependencies"))
+                .unwrap_or(0);
+            let len = failure.dependency().map_or(1, |d| d.len() + 2);
+            diagnostics.push(
+                Diagnostic::error(failure.describe(info.id()))
+                    .at(file, at, len)
+                    .for_mod(info.id()),
+            );
+        }
+
+        let mut set = ModSet {
+            mods: resolution.order.iter().map(|&i| found[i].clone()).collect(),
+            others: Vec::new(),
+            diagnostics,
+        };
+        for (i, info) in found.into_iter().enumerate() {
+            if resolution.order.contains(&i) {
+                continue;
+            }
+            let state = if enabled[i] {
+                ModState::Failed
+            } else {
+                ModState::Disabled
+            };
+            set.others.push((info, state));
+        }
+        set.others.sort_by(|a, b| a.0.id().cmp(b.0.id()));
+        set
+    }
+
+    /// The position of a loaded mod in the load order.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.mods.iter().position(|m| m.id() == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn write_mod(dir: &Path, folder: &str, manifest: &str) {
+        fs::create_dir_all(dir.join(folder)).unwrap();
+        fs::write(dir.join(folder).join("mod.ron"), manifest).unwrap();
+    }
+
+    #[test]
+    fn discovers_orders_and_reports() {
+        let tmp = tempfile::tempdir().unwrap();
+        let a = tmp.path().join("a");
+        let b = tmp.path().join("b");
+        write_mod(
+            &a,
+            "core",
+            r#"(id: "core", name: "Core", version: "0.1.0")"#,
+        );
+        write_mod(
+            &a,
+            "frost",
+            r#"(id: "frost", name: "Frost", version: "0.1.0", dependencies: [(id: "core", version: ">=0.1")])"#,
+        );
+        write_mod(
+            &a,
+            "off",
+            r#"(id: "off", name: "Off", version: "0.1.0", enabled: false)"#,
+        );
+        write_mod(
+            &b,
+            "core-copy",
+            r#"(id: "core", name: "Core again", version: "0.2.0")"#,
+        );
+        write_mod(
+            &b,
+            "needy",
+            r#"(id: "needy", name: "Needy", version: "1.0.0", dependencies: [(id: "off")])"#,
+        );
+        fs::create_dir_all(b.join("not-a-mod")).unwrap();
+        let dirs = [
+            ModDir {
+                path: a,
+                origin: Origin::Game,
+            },
+            ModDir {
+                path: b,
+                origin: Origin::Extra,
+            },
+        ];
+        let set = ModSet::discover(&dirs, &ModSettings::default());
+        let loaded: Vec<&str> = set.mods.iter().map(|m| m.id()).collect();
+        assert_eq!(loaded, ["core", "frost"]);
+        assert_eq!(set.mods[0].manifest.version.to_string(), "0.1.0");
+        let messages: Vec<String> = set.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("used twice") && m.contains("core-copy/mod.ron:1:")),
+            "{messages:#?}"
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("`needy` needs mod `off`, which is disabled")),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.iter().any(|m| m.contains("not-a-mod")),
+            "{messages:#?}"
+        );
+        let states: Vec<(&str, ModState)> = set.others.iter().map(|(m, s)| (m.id(), *s)).collect();
+        assert_eq!(
+            states,
+            [("needy", ModState::Failed), ("off", ModState::Disabled)]
+        );
+
+        let mut settings = ModSettings::default();
+        settings.set_enabled("off", true);
+        settings.set_enabled("frost", false);
+        let set = ModSet::discover(&dirs, &settings);
+        let loaded: Vec<&str> = set.mods.iter().map(|m| m.id()).collect();
+        assert_eq!(loaded, ["core", "off", "needy"]);
+    }
+
+    #[test]
+    fn a_broken_manifest_is_reported_with_its_position() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_mod(
+            tmp.path(),
+            "bad",
+            "(id: \"bad\", name: \"Bad\",\n  verison: \"1.0.0\")",
+        );
+        let dirs = [ModDir {
+            path: tmp.path().to_path_buf(),
+            origin: Origin::Extra,
+        }];
+        let set = ModSet::discover(&dirs, &ModSettings::default());
+        assert!(set.mods.is_empty());
+        let d = set.diagnostics.iter().next().unwrap();
+        assert!(d.is_error());
+        assert!(d.to_string().contains("bad/mod.ron:2:"), "{d}");
+    }
+}

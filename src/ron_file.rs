@@ -1,0 +1,260 @@
+//! Reading RON files into typed values, with errors that point into the file.
+//!
+//! Deserialisation errors come from ron with a line and column. Checks made after
+//! deserialisation (a dangling reference, a negative cost) need the position of a field or a
+//! string in the text; [`find_field`] and [`find_string`] locate them with a small scanner that
+//! skips strings and comments.
+
+use ron::extensions::Extensions;
+use serde::de::DeserializeOwned;
+
+use crate::diagnostics::{Diagnostic, SourceFile};
+
+/// The RON dialect of mod files: `Option` fields may be written without `Some(...)`.
+pub fn options() -> ron::Options {
+    ron::Options::default()
+        .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_NEWTYPES)
+}
+
+/// Parses the whole file as a `T`.
+pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Diagnostic> {
+    options().from_str(&file.text).map_err(|e| {
+        let start = e.span.start;
+        let end = e.span.end;
+        let from = file.offset_of(start.line.max(1), start.col.max(1));
+        let to = file.offset_of(end.line.max(1), end.col.max(1));
+        let field = field_before(&file.text, from);
+        // ron's span may start on the whitespace before the offending value.
+        let rest = &file.text[from..];
+        let blank = &rest[..rest.len() - rest.trim_start().len()];
+        let from = if blank.contains('\n') {
+            from
+        } else {
+            from + blank.len()
+        };
+        let d = Diagnostic::error(describe(&e.code, field)).at(
+            file,
+            from,
+            to.saturating_sub(from).max(1),
+        );
+        match &e.code {
+            ron::Error::NoSuchStructField {
+                expected, found, ..
+            }
+            | ron::Error::NoSuchEnumVariant {
+                expected, found, ..
+            } => match strsim_closest(found, expected) {
+                Some(best) => d.help(format!("did you mean `{best}`?")),
+                None => d.help(format!("expected one of: {}", expected.join(", "))),
+            },
+            _ => d,
+        }
+    })
+}
+
+fn strsim_closest<'a>(found: &str, expected: &[&'a str]) -> Option<&'a str> {
+    expected
+        .iter()
+        .map(|e| (strsim::jaro_winkler(found, e), *e))
+        .filter(|(score, _)| *score > 0.75)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, e)| e)
+}
+
+/// The name of the field whose value starts at (or contains) `offset`, on the same line.
+fn field_before(text: &str, offset: usize) -> Option<&str> {
+    let line_start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let before = text[line_start..offset.min(text.len())].trim_end();
+    let before = before.strip_suffix(':')?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let name = &before[start..];
+    (!name.is_empty()).then_some(name)
+}
+
+/// What a Rust type is called in messages to modders.
+fn noun(outer: &str) -> &str {
+    match outer {
+        "AttackerType" | "AttackerTypePatch" => "an attacker type",
+        "Blueprint" | "BlueprintPatch" => "a blueprint",
+        "Manifest" => "mod.ron",
+        "Dependency" => "a dependency",
+        "Cost" => "a cost",
+        "Spawn" => "a spawn",
+        other => other,
+    }
+}
+
+/// Rewords ron's messages where they are terse or name Rust types.
+fn describe(error: &ron::Error, field: Option<&str>) -> String {
+    let expected = |what: &str| match field {
+        Some(f) => format!("`{f}` must be {what}"),
+        None => format!("expected {what}"),
+    };
+    match error {
+        ron::Error::MissingStructField { field, outer } => match outer {
+            Some(outer) => format!("missing required field `{field}` in {}", noun(outer)),
+            None => format!("missing required field `{field}`"),
+        },
+        ron::Error::NoSuchStructField { found, outer, .. } => match outer {
+            Some(outer) => format!("unknown field `{found}` in {}", noun(outer)),
+            None => format!("unknown field `{found}`"),
+        },
+        ron::Error::ExpectedFloat => expected("a number"),
+        ron::Error::ExpectedInteger => expected("a whole number"),
+        ron::Error::ExpectedString => expected("a string in double quotes"),
+        ron::Error::ExpectedBoolean => expected("true or false"),
+        ron::Error::ExpectedArray => expected("a list in [brackets]"),
+        ron::Error::ExpectedMap => expected("a map in {braces}"),
+        other => match field {
+            Some(f) => format!("`{f}`: {other}"),
+            None => other.to_string(),
+        },
+    }
+}
+
+/// The byte offset of the first `name:` field key in the file.
+pub fn find_field(file: &SourceFile, name: &str) -> Option<usize> {
+    let mut found = None;
+    scan(&file.text, |token, offset, rest| {
+        if token == name && rest.trim_start().starts_with(':') {
+            found = Some(offset);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// The byte offset of the opening quote of the first string literal whose text is `value`.
+pub fn find_string(file: &SourceFile, value: &str) -> Option<usize> {
+    let quoted = format!("\"{value}\"");
+    let mut found = None;
+    scan(&file.text, |token, offset, _| {
+        if token == quoted {
+            found = Some(offset);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// The offset of the first string `value` after the field key `field`, or of the field, or 0.
+pub fn locate(file: &SourceFile, field: &str, value: Option<&str>) -> usize {
+    let after = find_field(file, field);
+    if let Some(v) = value {
+        let quoted = format!("\"{v}\"");
+        let mut found = None;
+        scan(&file.text, |token, offset, _| {
+            if token == quoted && after.is_none_or(|a| offset > a) {
+                found = Some(offset);
+                return false;
+            }
+            true
+        });
+        if let Some(f) = found {
+            return f;
+        }
+    }
+    after.unwrap_or(0)
+}
+
+/// Calls `visit(token, offset, rest_of_text)` for every identifier and string literal outside
+/// comments, until it returns `false`.
+fn scan(text: &str, mut visit: impl FnMut(&str, usize, &str) -> bool) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+        } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i = text[i + 2..]
+                .find("*/")
+                .map_or(bytes.len(), |n| i + 2 + n + 2);
+        } else if c == b'"' {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(bytes.len());
+            if !visit(&text[start..i], start, &text[i..]) {
+                return;
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            if !visit(&text[start..i], start, &text[i..]) {
+                return;
+            }
+        } else {
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "// range: not this\n(\n  name: \"range\", /* range: nor this */\n  range: 2.9,\n  script: \"scripts/a.lua\",\n)";
+
+    #[test]
+    fn finds_fields_outside_strings_and_comments() {
+        let f = SourceFile::new("x.ron", TEXT);
+        let at = find_field(&f, "range").unwrap();
+        assert_eq!(f.line_col(at), (4, 3));
+        assert_eq!(find_field(&f, "missing"), None);
+    }
+
+    #[test]
+    fn finds_string_literals() {
+        let f = SourceFile::new("x.ron", TEXT);
+        let at = find_string(&f, "scripts/a.lua").unwrap();
+        assert_eq!(f.line_col(at), (5, 11));
+        assert_eq!(
+            f.line_col(locate(&f, "script", Some("scripts/a.lua"))),
+            (5, 11)
+        );
+        assert_eq!(f.line_col(locate(&f, "script", None)), (5, 3));
+    }
+
+    #[test]
+    fn parse_errors_point_into_the_file() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct S {
+            name: String,
+            range: Option<f64>,
+        }
+        let f = SourceFile::new("x.ron", "(\n  name: \"a\",\n  rnage: 2.0,\n)");
+        let err = parse::<S>(&f).unwrap_err();
+        assert_eq!(err.position.unwrap().line, 3);
+        assert!(
+            err.message.contains("unknown field `rnage`"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.help.as_deref(), Some("did you mean `range`?"));
+        let ok: S = parse(&SourceFile::new("x.ron", "(name: \"a\", range: 2.0)")).unwrap();
+        assert_eq!(ok.range, Some(2.0));
+        let err = parse::<S>(&SourceFile::new("x.ron", "(range: 2.0)")).unwrap_err();
+        assert!(
+            err.message.contains("missing required field `name`"),
+            "{}",
+            err.message
+        );
+        let err =
+            parse::<S>(&SourceFile::new("x.ron", "(name: \"a\",\n range: \"far\")")).unwrap_err();
+        assert_eq!(err.message, "`range` must be a number");
+        assert_eq!(err.position.unwrap().line, 2);
+    }
+}

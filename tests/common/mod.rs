@@ -1,0 +1,88 @@
+//! Helpers shared by the integration tests: small mods written to a temporary folder.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rampart::content::ContentDb;
+use rampart::diagnostics::Diagnostics;
+use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
+
+/// A temporary mods folder that tests fill with files.
+pub struct Mods {
+    pub dir: tempfile::TempDir,
+}
+
+impl Mods {
+    pub fn new() -> Mods {
+        Mods {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `text` to `rel` (e.g. `frost/mod.ron`), creating folders.
+    pub fn file(&self, rel: &str, text: &str) -> &Mods {
+        let path = self.dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+
+    /// Writes a manifest for `id` depending on `deps`.
+    pub fn manifest(&self, id: &str, deps: &[&str]) -> &Mods {
+        let deps: Vec<String> = deps.iter().map(|d| format!("(id: \"{d}\")")).collect();
+        self.file(
+            &format!("{id}/mod.ron"),
+            &format!(
+                "(id: \"{id}\", name: \"{id}\", version: \"0.1.0\", dependencies: [{}])",
+                deps.join(", ")
+            ),
+        )
+    }
+
+    /// Loads these mods only (not the repository's).
+    pub fn load(&self) -> (Arc<ContentDb>, Diagnostics) {
+        let dirs = [ModDir {
+            path: self.path().to_path_buf(),
+            origin: Origin::Extra,
+        }];
+        let set = ModSet::discover(&dirs, &ModSettings::default());
+        let mut diagnostics = set.diagnostics.clone();
+        let (db, d) = ContentDb::load(&set);
+        diagnostics.extend(d);
+        (Arc::new(db), diagnostics)
+    }
+
+    /// Loads and fails the test on any error.
+    pub fn load_clean(&self) -> Arc<ContentDb> {
+        let (db, diagnostics) = self.load();
+        let errors: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.to_string())
+            .collect();
+        assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+        db
+    }
+}
+
+/// The repository's `mods` folder.
+pub fn repo_mods() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("mods")
+}
+
+/// An attacker type file.
+pub fn attacker(name: &str, hp: f64, speed: f64, extra: &str) -> String {
+    format!(
+        "(name: \"{name}\", size: Small, max_health: {hp}, speed: {speed}, min_spacing: 0.5, value: {hp}, {extra})"
+    )
+}
+
+/// A blueprint file.
+pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
+    format!("(name: \"{name}\", kind: {kind}, rarity: Common, {extra})")
+}
