@@ -46,10 +46,33 @@ impl Mods {
 
     /// Loads these mods only (not the repository's).
     pub fn load(&self) -> (Arc<ContentDb>, Diagnostics) {
-        let dirs = [ModDir {
+        self.load_from(&[])
+    }
+
+    /// Loads these mods after the repository's `mods` folder (core).
+    pub fn load_with_core(&self) -> Arc<ContentDb> {
+        let (db, diagnostics) = self.load_from(&[repo_mods()]);
+        let errors: Vec<String> = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.to_string())
+            .collect();
+        assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+        db
+    }
+
+    fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
+        let mut dirs: Vec<ModDir> = before
+            .iter()
+            .map(|p| ModDir {
+                path: p.clone(),
+                origin: Origin::Game,
+            })
+            .collect();
+        dirs.push(ModDir {
             path: self.path().to_path_buf(),
             origin: Origin::Extra,
-        }];
+        });
         let set = ModSet::discover(&dirs, &ModSettings::default());
         let mut diagnostics = set.diagnostics.clone();
         let (db, d) = ContentDb::load(&set);
