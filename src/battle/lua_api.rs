@@ -35,14 +35,26 @@ impl UserData for EntityRef {
                     let e = this.borrow::<EntityRef>()?;
                     return Ok(Value::Number(e.0.to_bits() as f64));
                 }
-                let api: Table = lua.named_registry_value(ENTITY_API)?;
+                let api = tables(lua)?.entity_api.clone();
                 api.raw_get(key)
             },
         );
     }
 }
 
-const ENTITY_API: &str = "rampart.entity_api";
+/// Tables the API needs on every call, kept in the VM's app data so that no lookup by name
+/// (which allocates a string) is needed.
+struct ApiTables {
+    /// Functions shared by entity handles and instance tables.
+    entity_api: Table,
+    /// One handle per entity, weakly held.
+    handles: Table,
+}
+
+fn tables(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, ApiTables>> {
+    lua.app_data_ref::<ApiTables>()
+        .ok_or_else(|| mlua::Error::runtime("the battle API is not installed in this VM"))
+}
 
 /// An entity passed to a function: a handle, or an instance table (`self`) holding one.
 struct EntityArg(EntityId);
@@ -69,9 +81,17 @@ fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
     }
 }
 
-/// A new handle for `id`.
+/// The handle for `id`. Each VM keeps one handle per entity (in a weak table), so handles of
+/// the same entity are the same value: scripts can compare them with `==` and use them as keys.
 pub(crate) fn entity_to_lua(lua: &Lua, id: EntityId) -> mlua::Result<Value> {
-    Ok(Value::UserData(lua.create_userdata(EntityRef(id))?))
+    let handles = tables(lua)?.handles.clone();
+    let key = id.to_bits() as f64;
+    if let Value::UserData(ud) = handles.raw_get::<Value>(key)? {
+        return Ok(Value::UserData(ud));
+    }
+    let ud = lua.create_userdata(EntityRef(id))?;
+    handles.raw_set(key, &ud)?;
+    Ok(Value::UserData(ud))
 }
 
 /// A handle for `id`, or `nil`.
@@ -320,7 +340,7 @@ pub(crate) fn instance_meta(lua: &Lua) -> mlua::Result<Table> {
         )?,
     )?;
     let fallback = lua.create_table()?;
-    fallback.raw_set("__index", lua.named_registry_value::<Table>(ENTITY_API)?)?;
+    fallback.raw_set("__index", tables(lua)?.entity_api.clone())?;
     methods.set_metatable(Some(fallback))?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", methods)?;
@@ -329,7 +349,14 @@ pub(crate) fn instance_meta(lua: &Lua) -> mlua::Result<Table> {
 
 /// Installs `game`, the entity functions and the battle's `math.random` into a sandbox.
 pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
-    lua.set_named_registry_value(ENTITY_API, entity_api(lua)?)?;
+    let handles = lua.create_table()?;
+    let weak = lua.create_table()?;
+    weak.raw_set("__mode", "v")?;
+    handles.set_metatable(Some(weak))?;
+    lua.set_app_data(ApiTables {
+        entity_api: entity_api(lua)?,
+        handles,
+    });
     let game = lua.create_table()?;
     game.raw_set(
         "modify",

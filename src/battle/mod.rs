@@ -30,6 +30,7 @@ pub use chains::{
     chain_kind,
 };
 pub use entity::{Entity, EntityId, EntityKind, Position};
+use scripting::Hook;
 pub use scripting::ScriptHost;
 
 /// Simulation ticks per second of game time.
@@ -489,7 +490,7 @@ impl Battle {
             self.emit(|b| &b.chains.building_placed, &event);
         }
         if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, "on_placed");
+            host.call_hook(self, entity, Hook::Placed);
         }
         self.resolve_deaths();
         Ok(entity)
@@ -532,7 +533,7 @@ impl Battle {
             },
         );
         if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, "on_removed");
+            host.call_hook(self, entity, Hook::Removed);
         }
         self.destroy(entity);
         Ok(())
@@ -560,7 +561,7 @@ impl Battle {
             },
         );
         if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, "on_spawn");
+            host.call_hook(self, entity, Hook::Spawn);
         }
         entity
     }
@@ -583,7 +584,7 @@ impl Battle {
                     },
                 );
                 if let Some(host) = self.scripts.clone() {
-                    host.call_hook(self, entity, "on_death");
+                    host.call_hook(self, entity, Hook::Death);
                 }
                 self.destroy(entity);
                 if let EntityKind::Attacker(a) = kind {

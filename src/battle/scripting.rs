@@ -16,7 +16,7 @@
 //! after [`MAX_SCRIPT_FAILURES`] failures the mod's scripts are switched off for the battle.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use mlua::{Function, Lua, Table, UserData, UserDataMethods, Value};
 
 use super::chains::{ChainKind, LuaPayload, chain_kind};
-use super::lua_api::{self, EntityRef};
+use super::lua_api;
 use super::{Battle, Cmd, EntityId, EntityKind, Evt, LogKind, Owner, Qry, Scope};
 use crate::chain::{Flow, Outcome, RegistrationId, Subject};
 use crate::content::ContentDb;
@@ -466,12 +466,50 @@ struct ModRuntime {
     sandbox: Rc<Sandbox>,
     /// The metatable of instance tables (`self`).
     instance_meta: Table,
+    /// The VM's `game` object, passed to hooks.
+    game: Table,
 }
 
-/// A scripted entity: its module's hooks and its `self` table.
+/// The hooks a behaviour script's table may define.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hook {
+    /// An attacker appeared.
+    Spawn,
+    /// A building was built or an ability used.
+    Placed,
+    /// Every tick.
+    Tick,
+    /// An attacker was killed (before it is removed).
+    Death,
+    /// A building was removed by the player.
+    Removed,
+}
+
+impl Hook {
+    const ALL: [Hook; 5] = [
+        Hook::Spawn,
+        Hook::Placed,
+        Hook::Tick,
+        Hook::Death,
+        Hook::Removed,
+    ];
+
+    /// The field name in the script's table.
+    fn name(self) -> &'static str {
+        match self {
+            Hook::Spawn => "on_spawn",
+            Hook::Placed => "on_placed",
+            Hook::Tick => "on_tick",
+            Hook::Death => "on_death",
+            Hook::Removed => "on_removed",
+        }
+    }
+}
+
+/// A scripted entity: its hooks, looked up once, and its `self` table.
 struct Instance {
     mod_index: usize,
-    hooks: Table,
+    hooks: [Option<Function>; 5],
     this: Table,
 }
 
@@ -480,6 +518,8 @@ pub struct ScriptHost {
     shared: Rc<HostShared>,
     runtimes: Vec<Option<ModRuntime>>,
     instances: RefCell<BTreeMap<EntityId, Instance>>,
+    /// Entities whose script has `on_tick`, in entity order.
+    ticking: RefCell<BTreeSet<EntityId>>,
     content: Arc<ContentDb>,
 }
 
@@ -513,14 +553,16 @@ impl ScriptHost {
             })
             .and_then(|sandbox| {
                 let meta = lua_api::instance_meta(sandbox.lua())?;
-                Ok((Rc::new(sandbox), meta))
+                let game: Table = sandbox.lua().globals().get("game")?;
+                Ok((Rc::new(sandbox), meta, game))
             });
             match made {
-                Ok((sandbox, instance_meta)) => {
+                Ok((sandbox, instance_meta, game)) => {
                     *link.sandbox.borrow_mut() = Rc::downgrade(&sandbox);
                     runtimes.push(Some(ModRuntime {
                         sandbox,
                         instance_meta,
+                        game,
                     }));
                 }
                 Err(e) => {
@@ -534,6 +576,7 @@ impl ScriptHost {
             shared,
             runtimes,
             instances: RefCell::new(BTreeMap::new()),
+            ticking: RefCell::new(BTreeSet::new()),
             content: content.clone(),
         })
     }
@@ -600,7 +643,6 @@ impl ScriptHost {
             return;
         }
         let made = rt.sandbox.load_script(&script.path).and_then(|module| {
-            let lua = rt.sandbox.lua();
             let fail = |message: String| ScriptError {
                 mod_id: script.mod_id.clone(),
                 file: Some(script.path.clone()),
@@ -608,16 +650,21 @@ impl ScriptHost {
                 kind: ScriptErrorKind::Runtime,
                 message,
             };
-            let Value::Table(hooks) = module else {
+            let Value::Table(module) = module else {
                 return Err(fail(format!(
                     "a behaviour script must return a table of hooks, not {}",
                     module.type_name()
                 )));
             };
+            let hooks = Hook::ALL.map(|hook| match module.raw_get::<Value>(hook.name()) {
+                Ok(Value::Function(f)) => Some(f),
+                _ => None,
+            });
+            let lua = rt.sandbox.lua();
             let this = lua
                 .create_table()
                 .and_then(|t| {
-                    t.raw_set("entity", EntityRef(entity))?;
+                    t.raw_set("entity", lua_api::entity_to_lua(lua, entity)?)?;
                     t.set_metatable(Some(rt.instance_meta.clone()))?;
                     Ok(t)
                 })
@@ -630,23 +677,26 @@ impl ScriptHost {
         });
         match made {
             Ok(instance) => {
+                if instance.hooks[Hook::Tick as usize].is_some() {
+                    self.ticking.borrow_mut().insert(entity);
+                }
                 self.instances.borrow_mut().insert(entity, instance);
             }
             Err(e) => self.shared.report(Some(battle), mod_index, e),
         }
     }
 
-    /// Calls the hook `name` (`on_spawn`, `on_placed`, `on_tick`, `on_death`, `on_removed`) of
-    /// an entity's script, if it has one.
-    pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, name: &str) {
-        let (mod_index, hook, this) = {
+    /// Calls a hook of an entity's script, if it has one.
+    pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
+        let (mod_index, function, this) = {
             let instances = self.instances.borrow();
             let Some(instance) = instances.get(&entity) else {
                 return;
             };
-            let hook: Value = instance.hooks.raw_get(name).unwrap_or(Value::Nil);
-            let Value::Function(hook) = hook else { return };
-            (instance.mod_index, hook, instance.this.clone())
+            let Some(function) = instance.hooks[hook as usize].clone() else {
+                return;
+            };
+            (instance.mod_index, function, instance.this.clone())
         };
         if self.shared.is_disabled(mod_index) {
             return;
@@ -655,9 +705,8 @@ impl ScriptHost {
             return;
         };
         let result = {
-            let game: Value = rt.sandbox.lua().globals().get("game").unwrap_or(Value::Nil);
             let _lent = self.shared.activate(battle, Owner::Entity(entity));
-            rt.sandbox.call::<()>(&hook, (this, game))
+            rt.sandbox.call::<()>(&function, (this, &rt.game))
         };
         if let Err(e) = result {
             self.shared.report(Some(battle), mod_index, e);
@@ -666,16 +715,10 @@ impl ScriptHost {
 
     /// Calls `on_tick` of every scripted entity that has one, in entity order.
     pub(crate) fn tick_all(&self, battle: &mut Battle) {
-        let ticking: Vec<EntityId> = self
-            .instances
-            .borrow()
-            .iter()
-            .filter(|(_, i)| matches!(i.hooks.raw_get::<Value>("on_tick"), Ok(Value::Function(_))))
-            .map(|(id, _)| *id)
-            .collect();
+        let ticking: Vec<EntityId> = self.ticking.borrow().iter().copied().collect();
         for entity in ticking {
             if battle.entity(entity).is_some() {
-                self.call_hook(battle, entity, "on_tick");
+                self.call_hook(battle, entity, Hook::Tick);
             }
         }
     }
@@ -683,5 +726,6 @@ impl ScriptHost {
     /// Forgets a removed entity's instance.
     pub(crate) fn detach(&self, entity: EntityId) {
         self.instances.borrow_mut().remove(&entity);
+        self.ticking.borrow_mut().remove(&entity);
     }
 }

@@ -1,0 +1,158 @@
+//! Chain dispatch and Lua callback costs, against the brief's budgets: a Rust-only chain
+//! dispatch at most 50 ns per registration, a Lua hook call at most 1 µs.
+//!
+//! Run with `cargo bench --no-default-features --bench chains`; results go in
+//! docs/benchmarks.md.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rampart::battle::{Battle, BattleConfig, EntityId, Gain, Owner, Position, Scope};
+use rampart::chain::Flow;
+use rampart::content::ContentDb;
+use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
+use rampart::rng::Seed;
+
+/// A mod with one plain attacker, one attacker whose script modifies its speed, and one whose
+/// script has an `on_tick` hook.
+fn content(dir: &Path) -> Arc<ContentDb> {
+    let write = |rel: &str, text: &str| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("b/mod.ron", r#"(id: "b", name: "Bench", version: "0.1.0")"#);
+    let attacker = |name: &str, script: &str| {
+        format!(
+            "(name: \"{name}\", size: Small, max_health: 10, speed: 1.0, min_spacing: 0.5, value: 10, {script})"
+        )
+    };
+    write("b/attackers/plain.ron", &attacker("Plain", ""));
+    write(
+        "b/attackers/hasty.ron",
+        &attacker("Hasty", "script: \"scripts/hasty.lua\","),
+    );
+    write(
+        "b/attackers/ticking.ron",
+        &attacker("Ticking", "script: \"scripts/ticking.lua\","),
+    );
+    write(
+        "b/scripts/hasty.lua",
+        "return { on_spawn = function(self, game) self:modify(\"speed\", -1, function(s) return s * 1.5 end) end }",
+    );
+    write(
+        "b/scripts/ticking.lua",
+        "return { on_tick = function(self, game) self.n = (self.n or 0) + 1 end }",
+    );
+    let dirs = [ModDir {
+        path: dir.to_path_buf(),
+        origin: Origin::Extra,
+    }];
+    let (db, diagnostics) = ContentDb::load(&ModSet::discover(&dirs, &ModSettings::default()));
+    assert!(!diagnostics.has_errors());
+    Arc::new(db)
+}
+
+fn rust_dispatch(c: &mut Criterion, content: &Arc<ContentDb>) {
+    let mut group = c.benchmark_group("rust_command_dispatch");
+    for n in [1usize, 10, 100] {
+        let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+        for _ in 0..n {
+            b.chains
+                .add_materials
+                .modify(
+                    Owner::Engine,
+                    Scope::Global,
+                    -1,
+                    Box::new(|_: &mut Battle, g: &mut Gain| {
+                        g.amount *= 1.0001;
+                        Flow::Continue
+                    }),
+                )
+                .unwrap();
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
+            bench.iter(|| {
+                b.command(
+                    |b| &b.chains.add_materials,
+                    black_box(Gain {
+                        amount: 1.0,
+                        source: None,
+                    }),
+                )
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("rust_query_dispatch");
+    for n in [1usize, 10, 100] {
+        let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+        let e = b.spawn_attacker(content.attacker_id("b:plain").unwrap(), Position::default());
+        for i in 0..n {
+            // Half global, half scoped to the attacker: both lists are merged on each query.
+            let scope = if i % 2 == 0 {
+                Scope::Global
+            } else {
+                Scope::Subject(e)
+            };
+            b.chains.speed.modify(
+                Owner::Engine,
+                scope,
+                -1,
+                Box::new(|_: &mut Battle, _: &EntityId, v: &mut f64| *v *= 1.0001),
+            );
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |bench, _| {
+            bench.iter(|| b.query(|b| &b.chains.speed, black_box(&e)))
+        });
+    }
+    group.finish();
+}
+
+fn lua_calls(c: &mut Criterion, content: &Arc<ContentDb>) {
+    let mut group = c.benchmark_group("lua");
+    let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+    let plain = b.spawn_attacker(content.attacker_id("b:plain").unwrap(), Position::default());
+    let hasty = b.spawn_attacker(content.attacker_id("b:hasty").unwrap(), Position::default());
+    assert_eq!(b.query(|b| &b.chains.speed, &hasty), 1.5);
+    group.bench_function("speed_query_without_lua", |bench| {
+        bench.iter(|| b.query(|b| &b.chains.speed, black_box(&plain)))
+    });
+    group.bench_function("speed_query_with_one_lua_modifier", |bench| {
+        bench.iter(|| b.query(|b| &b.chains.speed, black_box(&hasty)))
+    });
+
+    // A tick with 100 entities whose script has an on_tick hook, against one without.
+    let ticking = content.attacker_id("b:ticking").unwrap();
+    let idle = content.attacker_id("b:plain").unwrap();
+    for (name, kind) in [
+        ("tick_100_entities_without_hooks", idle),
+        ("tick_100_entities_with_on_tick", ticking),
+    ] {
+        let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+        for i in 0..100 {
+            b.spawn_attacker(
+                kind,
+                Position {
+                    x: i as f64,
+                    y: 0.0,
+                },
+            );
+        }
+        group.bench_function(name, |bench| bench.iter(|| b.step()));
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let content = content(dir.path());
+    rust_dispatch(c, &content);
+    lua_calls(c, &content);
+}
+
+criterion_group!(chains, benches);
+criterion_main!(chains);
