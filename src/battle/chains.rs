@@ -20,7 +20,7 @@ use crate::content::{BlueprintId, Cost, DamageTypes};
 /// Converts chain payloads between Rust and the tables scripts see.
 pub(crate) trait LuaPayload: Sized + 'static {
     /// The table (or value) a script receives.
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value>;
+    fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value>;
     /// Reads back what a command modifier may change. Payloads of queries and events never call it.
     fn update_from_lua(&mut self, _value: &Value, _battle: &Battle) -> mlua::Result<()> {
         Ok(())
@@ -70,7 +70,7 @@ impl Subject<EntityId> for Damage {
 }
 
 impl LuaPayload for Damage {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("target", entity_to_lua(lua, self.target)?)?;
             t.set("amount", self.amount)?;
@@ -115,7 +115,7 @@ impl Subject<EntityId> for Heal {
 }
 
 impl LuaPayload for Heal {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("target", entity_to_lua(lua, self.target)?)?;
             t.set("amount", self.amount)?;
@@ -153,7 +153,7 @@ impl Subject<EntityId> for Gain {
 }
 
 impl LuaPayload for Gain {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("amount", self.amount)?;
             t.set("source", opt_entity_to_lua(lua, self.source)?)
@@ -187,7 +187,7 @@ impl Subject<EntityId> for HullDamage {
 }
 
 impl LuaPayload for HullDamage {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("amount", self.amount)?;
             t.set("attacker", opt_entity_to_lua(lua, self.attacker)?)
@@ -219,7 +219,7 @@ impl Subject<EntityId> for Wave {
 }
 
 impl LuaPayload for Wave {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| t.set("wave", self.wave))
     }
     fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
@@ -247,7 +247,7 @@ impl Subject<EntityId> for EntityEvent {
 }
 
 impl LuaPayload for EntityEvent {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("entity", entity_to_lua(lua, self.entity)?)?;
             t.set("other", opt_entity_to_lua(lua, self.other)?)
@@ -272,7 +272,7 @@ impl Subject<EntityId> for Signal {
 }
 
 impl LuaPayload for Signal {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |_| Ok(()))
     }
     fn from_lua(_: &Value, _: &Battle) -> mlua::Result<Self> {
@@ -297,41 +297,57 @@ impl Subject<EntityId> for StatOf {
 }
 
 impl LuaPayload for StatOf {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
-        match self.entity {
-            Some(e) => entity_to_lua(lua, e),
-            None => Ok(Value::Nil),
-        }
-    }
-    /// An entity handle (a placed building) or a blueprint id string (`"core:sniper"`).
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        if let Value::String(s) = value {
-            let id = s.to_str()?.to_string();
-            let blueprint = battle
-                .content()
-                .blueprint_id(&id)
-                .ok_or_else(|| mlua::Error::runtime(format!("there is no blueprint `{id}`")))?;
-            return Ok(StatOf {
-                blueprint,
-                entity: None,
-            });
-        }
-        let entity = entity_from_lua(value, battle)?;
-        let blueprint = battle
-            .entity(entity)
-            .and_then(|e| e.kind.blueprint())
-            .ok_or_else(|| {
-                mlua::Error::runtime("expected a building, an ability or a blueprint id")
-            })?;
-        Ok(StatOf {
-            blueprint,
-            entity: Some(entity),
+    /// `{ blueprint = "mod:name", entity = <handle or nil> }`.
+    fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value> {
+        table(lua, |t| {
+            t.set(
+                "blueprint",
+                battle.content().blueprint(self.blueprint).id.as_str(),
+            )?;
+            t.set("entity", opt_entity_to_lua(lua, self.entity)?)
         })
+    }
+    /// A placed building or ability (its handle), a blueprint id (`"core:sniper"`), or a table
+    /// as modifiers receive it.
+    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
+        let blueprint_of = |id: &str| {
+            battle
+                .content()
+                .blueprint_id(id)
+                .ok_or_else(|| mlua::Error::runtime(format!("there is no blueprint `{id}`")))
+        };
+        match value {
+            Value::String(s) => Ok(StatOf {
+                blueprint: blueprint_of(&s.to_str()?)?,
+                entity: None,
+            }),
+            Value::Table(t) if t.contains_key("blueprint")? => {
+                let entity = opt_entity_from_lua(&t.get("entity")?, battle)?;
+                let id: String = t.get("blueprint")?;
+                Ok(StatOf {
+                    blueprint: blueprint_of(&id)?,
+                    entity,
+                })
+            }
+            other => {
+                let entity = entity_from_lua(other, battle)?;
+                let blueprint = battle
+                    .entity(entity)
+                    .and_then(|e| e.kind.blueprint())
+                    .ok_or_else(|| {
+                        mlua::Error::runtime("expected a building, an ability or a blueprint id")
+                    })?;
+                Ok(StatOf {
+                    blueprint,
+                    entity: Some(entity),
+                })
+            }
+        }
     }
 }
 
 impl LuaPayload for EntityId {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         entity_to_lua(lua, *self)
     }
     fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
@@ -346,7 +362,7 @@ impl Subject<EntityId> for () {
 }
 
 impl LuaPayload for () {
-    fn to_lua(&self, _: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, _: &Lua, _: &Battle) -> mlua::Result<Value> {
         Ok(Value::Nil)
     }
     fn from_lua(_: &Value, _: &Battle) -> mlua::Result<Self> {
@@ -355,7 +371,7 @@ impl LuaPayload for () {
 }
 
 impl LuaPayload for f64 {
-    fn to_lua(&self, _: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, _: &Lua, _: &Battle) -> mlua::Result<Value> {
         Ok(Value::Number(*self))
     }
     fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
@@ -371,7 +387,7 @@ impl LuaPayload for f64 {
 }
 
 impl LuaPayload for Cost {
-    fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         table(lua, |t| {
             t.set("materials", self.materials)?;
             t.set("energy", self.energy)

@@ -239,7 +239,7 @@ impl Battle {
                 fuel_goal: config.fuel_goal,
                 hull: config.hull,
             },
-            rng: config.seed.branch("battle").rng(),
+            rng: config.seed.branch("simulation").rng(),
             script_rngs: content
                 .mods
                 .iter()

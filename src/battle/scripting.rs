@@ -292,13 +292,13 @@ impl LuaCallback {
     fn call<R: mlua::FromLuaMulti>(
         &self,
         battle: &mut Battle,
-        args: impl FnOnce(&Lua) -> mlua::Result<mlua::MultiValue>,
+        args: impl FnOnce(&Lua, &Battle) -> mlua::Result<mlua::MultiValue>,
     ) -> Option<R> {
         let shared = &self.link.shared;
         if shared.is_disabled(self.link.mod_index) {
             return None;
         }
-        let result = match args(self.sandbox.lua()) {
+        let result = match args(self.sandbox.lua(), battle) {
             Ok(args) => {
                 let _lent = shared.activate(battle, self.owner);
                 self.sandbox.call::<R>(&self.function, args)
@@ -356,8 +356,8 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
             reg.priority,
             Box::new(move |b: &mut Battle, payload: &mut T| {
                 let mut table = None;
-                let verdict: Option<Value> = cb.call(b, |lua| {
-                    let t = payload.to_lua(lua)?;
+                let verdict: Option<Value> = cb.call(b, |lua, b| {
+                    let t = payload.to_lua(lua, b)?;
                     table = Some(t.clone());
                     one(t)
                 });
@@ -388,7 +388,7 @@ pub(crate) fn command_reaction<T: LuaPayload + Subject<EntityId>>(
             reg.scope,
             reg.priority,
             Box::new(move |b: &mut Battle, payload: &T| {
-                cb.call::<()>(b, |lua| one(read_only(payload.to_lua(lua)?)));
+                cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
             }),
         )
         .map_err(|e| e.to_string())
@@ -404,10 +404,10 @@ pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
         reg.scope,
         reg.priority,
         Box::new(move |b: &mut Battle, input: &I, value: &mut O| {
-            let result: Option<Value> = cb.call(b, |lua| {
+            let result: Option<Value> = cb.call(b, |lua, b| {
                 Ok(mlua::MultiValue::from_vec(vec![
-                    value.to_lua(lua)?,
-                    input.to_lua(lua)?,
+                    value.to_lua(lua, b)?,
+                    input.to_lua(lua, b)?,
                 ]))
             });
             match result {
@@ -431,7 +431,7 @@ pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
         reg.scope,
         reg.priority,
         Box::new(move |b: &mut Battle, payload: &T| {
-            cb.call::<()>(b, |lua| one(read_only(payload.to_lua(lua)?)));
+            cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
         }),
     )
 }
@@ -445,7 +445,7 @@ pub(crate) fn run_command<T: LuaPayload + Subject<EntityId>>(
 ) -> mlua::Result<Value> {
     let payload = T::from_lua(payload, b)?;
     match b.command(chain, payload) {
-        Outcome::Applied(p) => p.to_lua(lua),
+        Outcome::Applied(p) => p.to_lua(lua, b),
         Outcome::Cancelled => Ok(Value::Nil),
     }
 }
@@ -458,7 +458,8 @@ pub(crate) fn run_query<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
     input: &Value,
 ) -> mlua::Result<Value> {
     let input = I::from_lua(input, b)?;
-    b.query(chain, &input).to_lua(lua)
+    let value = b.query(chain, &input);
+    value.to_lua(lua, b)
 }
 
 /// One mod's VM and what the host keeps of it.
