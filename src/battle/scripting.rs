@@ -26,7 +26,7 @@ use mlua::{Function, Lua, Table, UserData, UserDataMethods, Value};
 use super::chains::{ChainKind, LuaPayload, chain_kind};
 use super::lua_api;
 use super::{Battle, Cmd, EntityId, EntityKind, Evt, LogKind, Owner, Qry, Scope};
-use crate::chain::{Flow, Outcome, RegistrationId, Subject};
+use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
 use crate::content::ContentDb;
 use crate::lua::{Budget, Limits, ModScripts, Sandbox, ScriptError, ScriptErrorKind};
 
@@ -377,19 +377,23 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
         .map_err(|e| e.to_string())
 }
 
+/// A reaction calling a Lua function with a read-only copy of the payload.
+fn lua_reaction<T: LuaPayload>(cb: LuaCallback) -> Box<ReactionFn<Battle, T>> {
+    Box::new(move |b: &mut Battle, payload: &T| {
+        cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
+    })
+}
+
 pub(crate) fn command_reaction<T: LuaPayload + Subject<EntityId>>(
     chain: &mut Cmd<T>,
     reg: LuaRegistration,
 ) -> Result<RegistrationId, String> {
-    let cb = reg.callback;
     chain
         .react(
             reg.owner,
             reg.scope,
             reg.priority,
-            Box::new(move |b: &mut Battle, payload: &T| {
-                cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
-            }),
+            lua_reaction(reg.callback),
         )
         .map_err(|e| e.to_string())
 }
@@ -425,14 +429,11 @@ pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
     chain: &mut Evt<T>,
     reg: LuaRegistration,
 ) -> RegistrationId {
-    let cb = reg.callback;
     chain.react(
         reg.owner,
         reg.scope,
         reg.priority,
-        Box::new(move |b: &mut Battle, payload: &T| {
-            cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
-        }),
+        lua_reaction(reg.callback),
     )
 }
 
