@@ -471,3 +471,54 @@ fn scripts_cannot_use_the_battle_while_loading_and_misnamed_chains_are_explained
     let checked = rampart::battle::ScriptHost::check(&content, &rampart::lua::Limits::default());
     assert_eq!(checked.len(), 4);
 }
+
+#[test]
+fn behaviour_scripts_must_look_like_one() {
+    let mods = Mods::new();
+    mods.manifest("m", &[]);
+    mods.file(
+        "m/attackers/typo.ron",
+        &attacker("Typo", 5.0, 1.0, "script: \"scripts/typo.lua\","),
+    );
+    mods.file(
+        "m/attackers/number.ron",
+        &attacker("Number", 5.0, 1.0, "script: \"scripts/number.lua\","),
+    );
+    mods.file(
+        "m/attackers/value.ron",
+        &attacker("Value", 5.0, 1.0, "script: \"scripts/value.lua\","),
+    );
+    mods.file(
+        "m/scripts/typo.lua",
+        "return { on_spwan = function(self, game) end, helper = 1 }",
+    );
+    mods.file("m/scripts/number.lua", "return 42");
+    mods.file("m/scripts/value.lua", "return { on_tick = true }");
+    let content = mods.load_clean();
+    let checked: Vec<String> =
+        rampart::battle::ScriptHost::check(&content, &rampart::lua::Limits::default())
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+    assert_eq!(checked.len(), 3, "{checked:#?}");
+    assert!(
+        checked[0].contains("scripts/number.lua: a behaviour script must return a table of hooks"),
+        "{checked:#?}"
+    );
+    assert!(
+        checked[1].contains("`on_spwan` is not a hook"),
+        "{checked:#?}"
+    );
+    assert!(
+        checked[2].contains("hook `on_tick` must be a function"),
+        "{checked:#?}"
+    );
+    // In a battle the same problems are reported when such an attacker appears.
+    let mut b = battle(&content, 1);
+    b.spawn_attacker(content.attacker_id("m:typo").unwrap(), Position::default());
+    assert!(
+        errors(&b)
+            .iter()
+            .any(|e| e.contains("`on_spwan` is not a hook"))
+    );
+}

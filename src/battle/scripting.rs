@@ -27,7 +27,7 @@ use super::chains::{ChainKind, LuaPayload, chain_kind};
 use super::lua_api;
 use super::{Battle, Cmd, EntityId, EntityKind, Evt, LogKind, Owner, Qry, Scope};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
-use crate::content::ContentDb;
+use crate::content::{ContentDb, ScriptRef};
 use crate::lua::{Budget, Limits, ModScripts, Sandbox, ScriptError, ScriptErrorKind};
 
 /// Failures after which a mod's scripts are switched off for the rest of the battle.
@@ -588,16 +588,41 @@ impl ScriptHost {
     pub fn check(content: &Arc<ContentDb>, limits: &Limits) -> Vec<ScriptError> {
         let host = ScriptHost::new(content, limits);
         host.shared.loading.set(true);
+        let mut failed = BTreeSet::new();
         for (i, rt) in host.runtimes.iter().enumerate() {
             let Some(rt) = rt else { continue };
             host.shared.owner.set(Some(Owner::Mod(i as u32)));
             for path in rt.sandbox.script_paths() {
                 if let Err(e) = rt.sandbox.load_script(path) {
+                    failed.insert((i, path.to_string()));
                     host.shared.report(None, i, e);
                 }
             }
         }
         host.shared.loading.set(false);
+        // Behaviour scripts must also have the shape of one.
+        let used: BTreeSet<&ScriptRef> = content
+            .attackers
+            .iter()
+            .filter_map(|a| a.script_ref.as_ref())
+            .chain(
+                content
+                    .blueprints
+                    .iter()
+                    .filter_map(|b| b.script_ref.as_ref()),
+            )
+            .collect();
+        for script in used {
+            let Some(i) = content.mod_index(&script.mod_id) else {
+                continue;
+            };
+            if failed.contains(&(i, script.path.clone())) {
+                continue;
+            }
+            if let Err(e) = host.behaviour(script) {
+                host.shared.report(None, i, e);
+            }
+        }
         host.shared.unlogged.take()
     }
 
@@ -623,6 +648,59 @@ impl ScriptHost {
         self.shared.loading.set(false);
     }
 
+    /// The hooks of a behaviour script: it must return a table whose `on_…` fields are known
+    /// hooks and functions.
+    fn behaviour(&self, script: &ScriptRef) -> Result<[Option<Function>; 5], ScriptError> {
+        let fail = |message: String| ScriptError {
+            mod_id: script.mod_id.clone(),
+            file: Some(script.path.clone()),
+            line: None,
+            kind: ScriptErrorKind::Runtime,
+            message,
+        };
+        let runtime = self
+            .content
+            .mod_index(&script.mod_id)
+            .and_then(|i| self.runtimes.get(i)?.as_ref());
+        let Some(rt) = runtime else {
+            return Err(fail("the mod's scripts are not running".into()));
+        };
+        let Value::Table(module) = rt.sandbox.load_script(&script.path)? else {
+            return Err(fail("a behaviour script must return a table of hooks (`return { on_spawn = function(self, game) … end }`)".into()));
+        };
+        // Sorted, so the first problem reported does not depend on table order.
+        let mut fields: Vec<(String, Value)> = module
+            .pairs::<Value, Value>()
+            .filter_map(|pair| match pair {
+                Ok((Value::String(key), value)) => Some((key.to_string_lossy(), value)),
+                _ => None,
+            })
+            .collect();
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, value) in fields {
+            let known = Hook::ALL.iter().any(|h| h.name() == key);
+            if key.starts_with("on_") && !known {
+                let names: Vec<&str> = Hook::ALL.iter().map(|h| h.name()).collect();
+                return Err(fail(format!(
+                    "`{key}` is not a hook; the hooks are {}",
+                    names.join(", ")
+                )));
+            }
+            if known && !matches!(value, Value::Function(_)) {
+                return Err(fail(format!(
+                    "hook `{key}` must be a function, not {}",
+                    value.type_name()
+                )));
+            }
+        }
+        Ok(
+            Hook::ALL.map(|hook| match module.raw_get::<Value>(hook.name()) {
+                Ok(Value::Function(f)) => Some(f),
+                _ => None,
+            }),
+        )
+    }
+
     /// Gives a new entity its script instance, if its type has a script.
     pub(crate) fn attach(&self, battle: &mut Battle, entity: EntityId) {
         let Some(kind) = battle.entity(entity).map(|e| e.kind) else {
@@ -644,24 +722,7 @@ impl ScriptHost {
         if self.shared.is_disabled(mod_index) {
             return;
         }
-        let made = rt.sandbox.load_script(&script.path).and_then(|module| {
-            let fail = |message: String| ScriptError {
-                mod_id: script.mod_id.clone(),
-                file: Some(script.path.clone()),
-                line: None,
-                kind: ScriptErrorKind::Runtime,
-                message,
-            };
-            let Value::Table(module) = module else {
-                return Err(fail(format!(
-                    "a behaviour script must return a table of hooks, not {}",
-                    module.type_name()
-                )));
-            };
-            let hooks = Hook::ALL.map(|hook| match module.raw_get::<Value>(hook.name()) {
-                Ok(Value::Function(f)) => Some(f),
-                _ => None,
-            });
+        let made = self.behaviour(&script).and_then(|hooks| {
             let lua = rt.sandbox.lua();
             let this = lua
                 .create_table()
@@ -670,7 +731,9 @@ impl ScriptHost {
                     t.set_metatable(Some(rt.instance_meta.clone()))?;
                     Ok(t)
                 })
-                .map_err(|e| fail(e.to_string()))?;
+                .map_err(|e| {
+                    ScriptError::from_lua(&script.mod_id, &e, Some((script.path.clone(), None)))
+                })?;
             Ok(Instance {
                 mod_index,
                 hooks,
