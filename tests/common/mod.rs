@@ -93,6 +93,17 @@ impl Mods {
     }
 }
 
+/// The content, after failing the test on any error.
+fn without_errors((db, diagnostics): (Arc<ContentDb>, Diagnostics)) -> Arc<ContentDb> {
+    let errors: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+    db
+}
+
 /// The repository's `mods` folder.
 pub fn repo_mods() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mods")
