@@ -51,14 +51,7 @@ impl Mods {
 
     /// Loads these mods after the repository's `mods` folder (core).
     pub fn load_with_core(&self) -> Arc<ContentDb> {
-        let (db, diagnostics) = self.load_from(&[repo_mods()]);
-        let errors: Vec<String> = diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.to_string())
-            .collect();
-        assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
-        db
+        without_errors(self.load_from(&[repo_mods()]))
     }
 
     fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
@@ -82,14 +75,7 @@ impl Mods {
 
     /// Loads and fails the test on any error.
     pub fn load_clean(&self) -> Arc<ContentDb> {
-        let (db, diagnostics) = self.load();
-        let errors: Vec<String> = diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.to_string())
-            .collect();
-        assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
-        db
+        without_errors(self.load())
     }
 }
 
