@@ -5,6 +5,9 @@
 //! modifiable chains ([`chain`]) by Rust code and by sandboxed Lua scripts ([`lua`]).
 //! `docs/architecture.md` is the map.
 
+/// Simulation ticks per second of game time. Times in content files are in ticks.
+pub const TICKS_PER_SECOND: u64 = 20;
+
 pub mod battle;
 pub mod chain;
 pub mod content;

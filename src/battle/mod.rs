@@ -33,8 +33,7 @@ pub use entity::{Entity, EntityId, EntityKind, Position};
 use scripting::Hook;
 pub use scripting::ScriptHost;
 
-/// Simulation ticks per second of game time.
-pub const TICKS_PER_SECOND: u64 = 20;
+pub use crate::TICKS_PER_SECOND;
 
 /// How deeply chains may run inside each other (a reaction that runs a command whose reaction
 /// runs a command…) before the innermost is refused. Stops runaway recursion in content.

@@ -9,6 +9,7 @@
 pub mod attacker;
 pub mod blueprint;
 pub mod damage;
+pub mod describe;
 pub mod description;
 mod load;
 mod validate;
