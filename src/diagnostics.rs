@@ -35,6 +35,7 @@ impl SourceFile {
     }
 
     /// Reads a file, turning an I/O failure into a diagnostic.
+    #[allow(clippy::result_large_err)]
     pub fn read(path: &Path) -> Result<SourceFile, Diagnostic> {
         match std::fs::read_to_string(path) {
             Ok(text) => Ok(SourceFile::new(path, text)),

@@ -8,3 +8,5 @@
 pub mod chain;
 pub mod diagnostics;
 pub mod rng;
+pub mod terrain;
+pub mod worldgen;

@@ -1,0 +1,436 @@
+//! Stage 3: the terrain, by wave function collapse (thesis 3.4).
+//!
+//! A world of `w × h` tiles has `(w + 1) × (h + 1)` slots, one at every tile corner, so each
+//! module decides how four tiles meet. Every slot starts with every variant. Constraints from the
+//! paths are applied first: main-path tiles get free surfaces and may be ramps only where the path
+//! runs straight along the ramp, the edges the paths cross must be free, the hub tile is flat and
+//! free, and one random tile is forced to level 0 and another to the top level.
+//!
+//! Propagation is AC-4 at the granularity of faces ([`super::modules`]): every slot counts, per
+//! direction and face, how many of its variants show that face. When a count drops to zero, the
+//! neighbour in that direction loses every variant that needed the face. Removals are recorded
+//! on a trail so that a collapse can be undone.
+//!
+//! The slot to collapse is drawn at random, weighted by the number of variants already ruled
+//! out plus one; its variant is drawn by weight. If the collapse leads to a contradiction it is
+//! undone and the chosen variant removed (backtracking depth 1). If that contradicts too, the
+//! attempt fails and the caller restarts with a fresh generator.
+
+use super::GenError;
+use super::grid::{Grid, Pos};
+use super::modules::{DIRS8, ModuleSet, TileState, opposite8};
+use crate::rng::Rng;
+use crate::terrain::{EDGE_E, EDGE_N, EDGE_S, EDGE_W, NE, NW, SE, SW, TerrainType};
+
+/// What a tile must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileRule {
+    /// A main-path tile: free surface, and a ramp only along `straight` (`Some(true)`: the path
+    /// runs north–south through it; `Some(false)`: east–west; `None`: it turns, so flat).
+    Path {
+        /// The axis the path runs straight along, if it does.
+        straight: Option<bool>,
+    },
+    /// The hub: free surface, flat.
+    Hub,
+    /// Flat at exactly this level.
+    FlatAt(u8),
+}
+
+/// The constraints the paths put on the terrain.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WfcConstraints {
+    /// Tiles and what they must be.
+    pub tiles: Vec<(Pos, TileRule)>,
+    /// Pairs of neighbouring tiles (one may lie just outside the world) whose shared edge must be
+    /// free.
+    pub free_edges: Vec<(Pos, Pos)>,
+}
+
+/// The generated terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terrain {
+    /// The chosen variant of each slot, row by row from the south-west; slot `(i, j)` has tile
+    /// `(i, j)` as its north-east corner.
+    pub slots: Vec<u16>,
+    /// Every tile's state, row by row.
+    pub tiles: Vec<TileState>,
+    /// Edge key between tile `(x, y)` and `(x + 1, y)`, indexed like tiles (last column unused).
+    pub edge_east: Vec<char>,
+    /// Edge key between tile `(x, y)` and `(x, y + 1)`, indexed like tiles (last row unused).
+    pub edge_north: Vec<char>,
+    /// How often this attempt backtracked.
+    pub backtracks: u32,
+}
+
+impl Terrain {
+    /// The state of a tile.
+    pub fn tile(&self, grid: &Grid, p: Pos) -> TileState {
+        self.tiles[grid.index(p)]
+    }
+
+    /// The edge key between two neighbouring in-world tiles.
+    pub fn edge_between(&self, grid: &Grid, a: Pos, b: Pos) -> char {
+        let (lo, hi) = if (a.y, a.x) < (b.y, b.x) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if hi.x > lo.x {
+            self.edge_east[grid.index(lo)]
+        } else {
+            self.edge_north[grid.index(lo)]
+        }
+    }
+}
+
+/// A fixed-size bit set over variants, stored in a slice of words.
+fn bit(words: &[u64], i: usize) -> bool {
+    words[i / 64] >> (i % 64) & 1 == 1
+}
+
+struct Wave<'m> {
+    set: &'m ModuleSet,
+    words: usize,
+    slots_x: i32,
+    slots: usize,
+    /// Variant bits per slot.
+    domain: Vec<u64>,
+    size: Vec<u32>,
+    /// `counts[slot * stride + offset[d] + face]`.
+    counts: Vec<u32>,
+    offset: [usize; 8],
+    stride: usize,
+    /// Neighbour slot per direction, `u32::MAX` outside.
+    neighbours: Vec<[u32; 8]>,
+    /// `has_face[d][face]`: variants showing that face towards `d`, as bit words.
+    has_face: [Vec<Vec<u64>>; 8],
+    trail: Vec<(u32, u16)>,
+    pending: Vec<(u32, u8, u16)>,
+}
+
+impl<'m> Wave<'m> {
+    fn new(set: &'m ModuleSet, grid: &Grid) -> Wave<'m> {
+        let n = set.variants.len();
+        let words = n.div_ceil(64);
+        let (sx, sy) = (grid.width + 1, grid.height + 1);
+        let slots = (sx * sy) as usize;
+        let mut offset = [0; 8];
+        let mut stride = 0;
+        for (o, count) in offset.iter_mut().zip(set.face_counts) {
+            *o = stride;
+            stride += count;
+        }
+        let mut template = vec![0u32; stride];
+        let mut has_face: [Vec<Vec<u64>>; 8] = Default::default();
+        for d in 0..8 {
+            has_face[d] = vec![vec![0u64; words]; set.face_counts[d]];
+            for v in 0..n {
+                let f = set.faces[d][v] as usize;
+                template[offset[d] + f] += 1;
+                has_face[d][f][v / 64] |= 1 << (v % 64);
+            }
+        }
+        let mut full = vec![u64::MAX; words];
+        if !n.is_multiple_of(64) {
+            full[words - 1] = (1u64 << (n % 64)) - 1;
+        }
+        let neighbours = (0..slots)
+            .map(|s| {
+                let (i, j) = (s as i32 % sx, s as i32 / sx);
+                DIRS8.map(|(dx, dy)| {
+                    let (ni, nj) = (i + dx, j + dy);
+                    if ni < 0 || nj < 0 || ni >= sx || nj >= sy {
+                        u32::MAX
+                    } else {
+                        (nj * sx + ni) as u32
+                    }
+                })
+            })
+            .collect();
+        Wave {
+            set,
+            words,
+            slots_x: sx,
+            slots,
+            domain: full.repeat(slots),
+            size: vec![n as u32; slots],
+            counts: template.repeat(slots),
+            offset,
+            stride,
+            neighbours,
+            has_face,
+            trail: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    fn slot(&self, i: i32, j: i32) -> Option<usize> {
+        let sy = self.slots as i32 / self.slots_x;
+        (i >= 0 && j >= 0 && i < self.slots_x && j < sy).then(|| (j * self.slots_x + i) as usize)
+    }
+
+    fn dom(&self, s: usize) -> &[u64] {
+        &self.domain[s * self.words..(s + 1) * self.words]
+    }
+
+    /// Removes variant `v` from slot `s`. Returns `false` when the slot is left empty.
+    fn remove(&mut self, s: usize, v: usize) -> bool {
+        self.domain[s * self.words + v / 64] &= !(1 << (v % 64));
+        self.size[s] -= 1;
+        self.trail.push((s as u32, v as u16));
+        for d in 0..8 {
+            let n = self.neighbours[s][d];
+            if n == u32::MAX {
+                continue;
+            }
+            let f = self.set.faces[d][v];
+            let c = &mut self.counts[s * self.stride + self.offset[d] + f as usize];
+            *c -= 1;
+            if *c == 0 {
+                self.pending.push((n, opposite8(d) as u8, f));
+            }
+        }
+        self.size[s] > 0
+    }
+
+    /// Removes from neighbours whatever lost its last support. `false` on a contradiction.
+    fn propagate(&mut self) -> bool {
+        while let Some((n, d, f)) = self.pending.pop() {
+            let n = n as usize;
+            for w in 0..self.words {
+                let mut kill =
+                    self.domain[n * self.words + w] & self.has_face[d as usize][f as usize][w];
+                while kill != 0 {
+                    let v = w * 64 + kill.trailing_zeros() as usize;
+                    kill &= kill - 1;
+                    if !self.remove(n, v) {
+                        self.pending.clear();
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Removes every variant of slot `s` that fails `keep`, then propagates.
+    fn restrict(&mut self, s: usize, keep: impl Fn(usize) -> bool) -> bool {
+        for v in 0..self.set.variants.len() {
+            if bit(self.dom(s), v) && !keep(v) && !self.remove(s, v) {
+                self.pending.clear();
+                return false;
+            }
+        }
+        self.propagate()
+    }
+
+    /// Puts every removal since the trail was cleared back.
+    fn undo(&mut self) {
+        while let Some((s, v)) = self.trail.pop() {
+            let (s, v) = (s as usize, v as usize);
+            self.domain[s * self.words + v / 64] |= 1 << (v % 64);
+            self.size[s] += 1;
+            for d in 0..8 {
+                if self.neighbours[s][d] != u32::MAX {
+                    let f = self.set.faces[d][v] as usize;
+                    self.counts[s * self.stride + self.offset[d] + f] += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The slots touching tile `p` and which of their corners it is.
+fn tile_slots(p: Pos) -> [(i32, i32, usize); 4] {
+    [
+        (p.x, p.y, NE),
+        (p.x + 1, p.y, NW),
+        (p.x, p.y + 1, SE),
+        (p.x + 1, p.y + 1, SW),
+    ]
+}
+
+/// The two slots whose shared side is the edge between neighbouring tiles `a` and `b`, with
+/// the edge's index in each.
+fn edge_slots(a: Pos, b: Pos) -> [(i32, i32, usize); 2] {
+    let (lo, hi) = if (a.y, a.x) < (b.y, b.x) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if hi.x > lo.x {
+        [(lo.x + 1, lo.y, EDGE_N), (lo.x + 1, lo.y + 1, EDGE_S)]
+    } else {
+        [(lo.x, lo.y + 1, EDGE_E), (lo.x + 1, lo.y + 1, EDGE_W)]
+    }
+}
+
+/// Whether a tile state satisfies a rule.
+fn allows(terrain: &TerrainType, rule: TileRule, t: TileState) -> bool {
+    match rule {
+        TileRule::Path { straight } => {
+            terrain.is_free_surface(t.surface)
+                && match t.slant {
+                    None => true,
+                    Some(d) => straight == Some(d.is_vertical()),
+                }
+        }
+        TileRule::Hub => terrain.is_free_surface(t.surface) && t.slant.is_none(),
+        TileRule::FlatAt(level) => t.slant.is_none() && t.level == level,
+    }
+}
+
+/// Runs one WFC attempt.
+pub fn generate_terrain(
+    grid: &Grid,
+    terrain: &TerrainType,
+    set: &ModuleSet,
+    constraints: &WfcConstraints,
+    rng: &mut Rng,
+) -> Result<Terrain, GenError> {
+    let mut wave = Wave::new(set, grid);
+    if set.variants.is_empty() {
+        return Err(GenError::Terrain(
+            "the terrain type has no usable modules".into(),
+        ));
+    }
+    let contradiction =
+        |what: &str| GenError::Terrain(format!("the constraints contradict each other ({what})"));
+    for &(p, rule) in &constraints.tiles {
+        for (i, j, corner) in tile_slots(p) {
+            let Some(s) = wave.slot(i, j) else { continue };
+            if !wave.restrict(s, |v| allows(terrain, rule, set.corner(v, corner))) {
+                return Err(contradiction("tiles"));
+            }
+        }
+    }
+    for &(a, b) in &constraints.free_edges {
+        for (i, j, edge) in edge_slots(a, b) {
+            let Some(s) = wave.slot(i, j) else { continue };
+            if !wave.restrict(s, |v| !terrain.is_blocked_edge(set.variants[v].edges[edge])) {
+                return Err(contradiction("edges"));
+            }
+        }
+    }
+
+    let total = set.variants.len() as u32;
+    let mut backtracks = 0;
+    let mut slot_weights = vec![0.0; wave.slots];
+    let mut variant_weights: Vec<(usize, f64)> = Vec::new();
+    loop {
+        let mut open = false;
+        for (s, w) in slot_weights.iter_mut().enumerate() {
+            *w = if wave.size[s] > 1 {
+                open = true;
+                f64::from(total - wave.size[s] + 1)
+            } else {
+                0.0
+            };
+        }
+        if !open {
+            break;
+        }
+        let Some(s) = rng.weighted_index(&slot_weights) else {
+            break;
+        };
+        variant_weights.clear();
+        variant_weights.extend(
+            (0..set.variants.len())
+                .filter(|&v| bit(wave.dom(s), v))
+                .map(|v| (v, set.variants[v].weight)),
+        );
+        let weights: Vec<f64> = variant_weights.iter().map(|&(_, w)| w).collect();
+        let chosen = variant_weights[rng.weighted_index(&weights).unwrap_or(0)].0;
+
+        wave.trail.clear();
+        if !wave.restrict(s, |v| v == chosen) {
+            wave.undo();
+            backtracks += 1;
+            wave.trail.clear();
+            if !(wave.remove(s, chosen) && wave.propagate()) {
+                return Err(GenError::Terrain(
+                    "a contradiction survived backtracking".into(),
+                ));
+            }
+        }
+    }
+
+    // Read the result: every slot is down to one variant.
+    let slots: Vec<u16> = (0..wave.slots)
+        .map(|s| {
+            (0..set.variants.len())
+                .find(|&v| bit(wave.dom(s), v))
+                .unwrap_or(0) as u16
+        })
+        .collect();
+    let slot_at = |i: i32, j: i32| slots[(j * wave.slots_x + i) as usize] as usize;
+    let tiles = grid
+        .tiles()
+        .map(|p| set.corner(slot_at(p.x, p.y), NE))
+        .collect();
+    let edge_east = grid
+        .tiles()
+        .map(|p| set.variants[slot_at(p.x + 1, p.y)].edges[EDGE_N])
+        .collect();
+    let edge_north = grid
+        .tiles()
+        .map(|p| set.variants[slot_at(p.x, p.y + 1)].edges[EDGE_E])
+        .collect();
+    Ok(Terrain {
+        slots,
+        tiles,
+        edge_east,
+        edge_north,
+        backtracks,
+    })
+}
+
+/// The constraints the main paths put on the terrain (see the module documentation), with the
+/// lowest-level and highest-level tiles drawn from `rng` among the tiles off the paths.
+pub fn path_constraints(
+    grid: &Grid,
+    terrain: &TerrainType,
+    endpoints: &super::endpoints::Endpoints,
+    main: &super::annealing::MainPaths,
+    rng: &mut Rng,
+) -> WfcConstraints {
+    let mut c = WfcConstraints::default();
+    let mut on_path = vec![false; grid.len()];
+    for path in &main.paths {
+        let entry = path[0];
+        let inward = path.get(1).and_then(|&p| entry.direction_to(p));
+        let outside = inward.map_or(entry, |d| grid.outside_of(entry, d));
+        c.free_edges.push((outside, entry));
+        for (i, &p) in path.iter().enumerate() {
+            on_path[grid.index(p)] = true;
+            if p == endpoints.hub {
+                continue;
+            }
+            let before = if i == 0 { outside } else { path[i - 1] };
+            let after = path[i + 1];
+            c.free_edges.push((p, after));
+            let (din, dout) = (before.direction_to(p), p.direction_to(after));
+            let straight = match (din, dout) {
+                (Some(a), Some(b)) if a == b => Some(a.is_vertical()),
+                _ => None,
+            };
+            c.tiles.push((p, TileRule::Path { straight }));
+        }
+    }
+    c.tiles.push((endpoints.hub, TileRule::Hub));
+    let free: Vec<Pos> = grid.tiles().filter(|p| !on_path[grid.index(*p)]).collect();
+    if free.len() >= 2 {
+        let low = rng.index(free.len());
+        let mut high = rng.index(free.len() - 1);
+        if high >= low {
+            high += 1;
+        }
+        c.tiles.push((free[low], TileRule::FlatAt(0)));
+        if terrain.max_height > 0 {
+            c.tiles
+                .push((free[high], TileRule::FlatAt(terrain.max_height)));
+        }
+    }
+    c
+}
