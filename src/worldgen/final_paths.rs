@@ -18,9 +18,9 @@
 use std::collections::VecDeque;
 
 use super::GenError;
-use super::annealing::MainPaths;
+use super::annealing::{AnnealConfig, Crowding, MainPaths};
 use super::endpoints::Endpoints;
-use super::grid::{Grid, Kernel, Pos};
+use super::grid::{Grid, Pos};
 use super::wfc::Terrain;
 use crate::rng::Rng;
 use crate::terrain::{Direction, TerrainType};
@@ -101,6 +101,7 @@ pub fn finalize_paths(
     endpoints: &Endpoints,
     main: &MainPaths,
     max_extra_branches: u32,
+    anneal: &AnnealConfig,
     rng: &mut Rng,
 ) -> Result<PathNetwork, GenError> {
     let search = Search {
@@ -120,9 +121,9 @@ pub fn finalize_paths(
     let min_dist = minimum_distances(&search, hub, &original);
     let entries = &endpoints.entries;
 
-    let kernel = Kernel::gaussian(1.0, 3);
-    let mut crowding = vec![0.0; grid.len()];
-    kernel.splat(grid, &mut crowding, hub, 1.0);
+    // The annealer's crowding, edge penalty included, orders the continuations.
+    let mut crowding = Crowding::new(*grid, anneal);
+    crowding.add(hub);
     let mut net = Network {
         grid: *grid,
         distance: vec![None; grid.len()],
@@ -131,7 +132,6 @@ pub fn finalize_paths(
         branches: Vec::new(),
         extra: 0,
         crowding,
-        kernel,
     };
     net.distance[grid.index(hub)] = Some(0);
 
@@ -182,7 +182,14 @@ pub fn finalize_paths(
                     let before = proto[proto.len() - 2];
                     before.direction_to(last) == Some(d)
                 };
-                next.push((c, (fits(min_dist[ci]), straight, net.crowding[ci])));
+                next.push((
+                    c,
+                    (
+                        fits(min_dist[ci]),
+                        straight,
+                        net.crowding.total(c) + net.crowding.edge(c),
+                    ),
+                ));
             }
             // Shuffle first so that equal keys come in random order, then push the best last.
             rng.shuffle(&mut next);
@@ -240,8 +247,7 @@ struct Network {
     segments: Vec<(Pos, Pos)>,
     branches: Vec<Vec<Pos>>,
     extra: u32,
-    crowding: Vec<f64>,
-    kernel: Kernel,
+    crowding: Crowding,
 }
 
 impl Network {
@@ -293,7 +299,7 @@ impl Network {
             let idx = grid.index(p);
             if self.distance[idx].is_none() {
                 self.distance[idx] = Some(steps - i as u32);
-                self.kernel.splat(&grid, &mut self.crowding, p, 1.0);
+                self.crowding.add(p);
             }
         }
         self.segments.extend(new_segments);

@@ -154,15 +154,51 @@ impl WorldParams {
 }
 
 /// Generates a world for `terrain` from `seed`, restarting failed stages within the attempt
-/// budget of `params`.
+/// budget of `params`. To generate many worlds of one terrain type, [`WorldGenerator`] saves
+/// expanding its modules every time.
 pub fn generate_world(
     params: &WorldParams,
     terrain: &TerrainType,
     seed: Seed,
 ) -> Result<World, GenError> {
+    WorldGenerator::new(terrain).generate(params, seed)
+}
+
+/// A terrain type prepared for generation: its module variants expanded once.
+#[derive(Clone, Debug)]
+pub struct WorldGenerator<'t> {
+    terrain: &'t TerrainType,
+    set: ModuleSet,
+}
+
+impl<'t> WorldGenerator<'t> {
+    /// Prepares `terrain`.
+    pub fn new(terrain: &'t TerrainType) -> WorldGenerator<'t> {
+        WorldGenerator {
+            terrain,
+            set: ModuleSet::new(terrain),
+        }
+    }
+
+    /// The expanded module variants.
+    pub fn modules(&self) -> &ModuleSet {
+        &self.set
+    }
+
+    /// Generates a world from `seed` (see [`generate_world`]).
+    pub fn generate(&self, params: &WorldParams, seed: Seed) -> Result<World, GenError> {
+        generate_prepared(params, self.terrain, &self.set, seed)
+    }
+}
+
+fn generate_prepared(
+    params: &WorldParams,
+    terrain: &TerrainType,
+    set: &ModuleSet,
+    seed: Seed,
+) -> Result<World, GenError> {
     params.validate()?;
     let grid = params.grid();
-    let set = ModuleSet::new(terrain);
     if set.variants.len() > usize::from(u16::MAX) {
         return Err(GenError::Terrain("more than 65535 module variants".into()));
     }
@@ -196,7 +232,7 @@ pub fn generate_world(
             let mut wfc_rng = stage("wfc");
             let constraints =
                 wfc::path_constraints(&grid, terrain, &endpoints, &main, &mut wfc_rng);
-            let land = match wfc::generate_terrain(&grid, terrain, &set, &constraints, &mut wfc_rng)
+            let land = match wfc::generate_terrain(&grid, terrain, set, &constraints, &mut wfc_rng)
             {
                 Ok(t) => t,
                 Err(e) => {
@@ -227,6 +263,7 @@ pub fn generate_world(
                 &endpoints,
                 &main,
                 params.extra_branches,
+                &params.anneal,
                 &mut stage("finalize"),
             ) {
                 Ok(n) => n,
@@ -242,7 +279,7 @@ pub fn generate_world(
             return Ok(World::assemble(
                 seed,
                 terrain,
-                &set,
+                set,
                 grid,
                 endpoints.hub,
                 main,

@@ -90,6 +90,18 @@ impl Fractal {
         }
     }
 
+    /// Bounds of the value anywhere: each octave stays within its amplitude.
+    pub fn bounds(&self) -> (f64, f64) {
+        let p = &self.params;
+        let mut amplitude = p.base_amplitude.abs();
+        let mut total = 0.0;
+        for _ in 0..p.octaves {
+            total += amplitude;
+            amplitude *= p.amplitude_mult;
+        }
+        (p.bias - total, p.bias + total)
+    }
+
     /// The value at `(x, y)`, in tiles.
     pub fn at(&self, x: f64, y: f64) -> f64 {
         let p = &self.params;

@@ -92,6 +92,34 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// Bounds of [`Field::signed`] over tile `p`. The nearest tile across the boundary lies in
+    /// ring `k` (or none is within reach); any point of `p` is at least `k − 1` from it and at
+    /// most `k·√2`.
+    fn signed_bounds(&self, r: usize, p: Pos, scale_in: f64, scale_out: f64) -> (f64, f64) {
+        let region = &self.regions[r];
+        let index = self.grid.index(p);
+        let k = i32::from(region.first_ring[index]);
+        let reach = f64::from(SDF_REACH);
+        let (near, far) = if k > SDF_REACH {
+            (reach, reach)
+        } else {
+            (
+                f64::from(k - 1),
+                (f64::from(k) * std::f64::consts::SQRT_2).min(reach),
+            )
+        };
+        let scale = if region.inside[index] {
+            scale_in
+        } else {
+            scale_out
+        };
+        if scale >= 0.0 {
+            (scale * near, scale * far)
+        } else {
+            (scale * far, scale * near)
+        }
+    }
+
     /// Signed distance from `(x, y)` to region `r`, scaled by `scale_in` inside and `scale_out`
     /// outside.
     fn signed(&self, r: usize, x: f64, y: f64, scale_in: f64, scale_out: f64) -> f64 {
@@ -195,6 +223,49 @@ fn tile_of(grid: &Grid, x: f64, y: f64) -> Pos {
     )
 }
 
+impl Compiled {
+    /// Bounds `[low, high]` of the value over the whole of tile `p`, so the scatterer can skip
+    /// tiles where no point can reach its threshold.
+    pub fn bounds(&self, field: &Field<'_>, p: Pos) -> (f64, f64) {
+        let sum = |children: &[Compiled]| {
+            children.iter().fold((0.0, 0.0), |(lo, hi), c| {
+                let (a, b) = c.bounds(field, p);
+                (lo + a, hi + b)
+            })
+        };
+        let scaled = |m: f64, (lo, hi): (f64, f64)| {
+            if m >= 0.0 {
+                (m * lo, m * hi)
+            } else {
+                (m * hi, m * lo)
+            }
+        };
+        match self {
+            Compiled::Const(v) => (*v, *v),
+            Compiled::Sum(c) => sum(c),
+            Compiled::Mult(m, c) => scaled(*m, sum(c)),
+            Compiled::Clamp(lo, hi, c) => {
+                let (a, b) = sum(c);
+                (a.clamp(*lo, *hi), b.clamp(*lo, *hi))
+            }
+            Compiled::Path(inside, outside) => field.signed_bounds(0, p, *inside, *outside),
+            Compiled::Obstacle(o, inside, outside) => {
+                field.signed_bounds(1 + *o as usize, p, *inside, *outside)
+            }
+            Compiled::Height => {
+                let t = field.terrain.tile(field.grid, p);
+                let level = f64::from(t.level);
+                if t.slant.is_some() {
+                    (level - 1.0, level)
+                } else {
+                    (level, level)
+                }
+            }
+            Compiled::Fractal(f) => f.bounds(),
+        }
+    }
+}
+
 /// Terrain height level at a point: the tile's level, sloping by one level across a ramp.
 pub fn height_at(grid: &Grid, terrain: &Terrain, x: f64, y: f64) -> f64 {
     let p = tile_of(grid, x, y);
@@ -283,6 +354,68 @@ mod tests {
             }
             let got = field.signed(0, x, y, 1.0, 1.0);
             assert!((got - best).abs() < 1e-9, "{x} {y}: {got} vs {best}");
+        }
+    }
+
+    #[test]
+    fn tile_bounds_contain_every_value_in_the_tile() {
+        use crate::terrain::{Direction, FractalNoise};
+        let grid = Grid::new(12, 12);
+        let mut terrain = flat_terrain(&grid);
+        terrain.tiles[grid.index(Pos::new(3, 3))] = TileState {
+            surface: 'G',
+            level: 2,
+            slant: Some(Direction::East),
+        };
+        let mut rng = crate::rng::Seed(4).rng();
+        let path: Vec<bool> = (0..grid.len()).map(|_| rng.chance(0.2)).collect();
+        let obstacles: Vec<Option<u16>> = (0..grid.len())
+            .map(|_| rng.chance(0.1).then_some(0))
+            .collect();
+        let field = Field::new(&grid, &terrain, &path, &obstacles, 1);
+        let noise = NoiseExpr::Fractal(FractalNoise {
+            octaves: 3,
+            bias: 0.2,
+            base_amplitude: 0.5,
+            amplitude_mult: 0.6,
+            base_frequency: 0.7,
+            frequency_mult: 2.1,
+        });
+        let expr = compile(
+            &[
+                NoiseExpr::Clamp(
+                    -3.0,
+                    0.7,
+                    vec![
+                        NoiseExpr::Obstacle {
+                            obstacle: 0,
+                            inside: 1.0,
+                            outside: -1.0,
+                        },
+                        noise,
+                        NoiseExpr::Path {
+                            inside: -3.0,
+                            outside: 0.0,
+                        },
+                    ],
+                ),
+                NoiseExpr::Mult(-0.5, vec![NoiseExpr::Height, NoiseExpr::Const(1.0)]),
+            ],
+            &mut rng,
+        );
+        for p in grid.tiles() {
+            let (lo, hi) = expr.bounds(&field, p);
+            for _ in 0..40 {
+                let (x, y) = (
+                    f64::from(p.x) + rng.unit() - 0.5,
+                    f64::from(p.y) + rng.unit() - 0.5,
+                );
+                let v = expr.eval(&field, x, y);
+                assert!(
+                    lo - 1e-9 <= v && v <= hi + 1e-9,
+                    "{p:?}: {v} outside [{lo}, {hi}]"
+                );
+            }
         }
     }
 }

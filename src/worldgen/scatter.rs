@@ -101,6 +101,11 @@ pub fn scatter_models(
     let mut out = Vec::new();
     for (m, (def, expr)) in terrain_type.scatter.iter().zip(&compiled).enumerate() {
         for tile in grid.tiles() {
+            // Most tiles are far from the obstacle a definition follows: skip those where no
+            // point can reach the threshold.
+            if expr.bounds(field, tile).1 < def.value_threshold {
+                continue;
+            }
             for _ in 0..def.tries_per_tile {
                 let x = f64::from(tile.x) + rng.unit() - 0.5;
                 let y = f64::from(tile.y) + rng.unit() - 0.5;

@@ -97,16 +97,21 @@ struct Wave<'m> {
     /// Variant bits per slot.
     domain: Vec<u64>,
     size: Vec<u32>,
-    /// `counts[slot * stride + offset[d] + face]`.
-    counts: Vec<u32>,
-    offset: [usize; 8],
+    /// `counts[slot * stride + face_index[variant * 8 + d]]`: how many variants of the slot show
+    /// that face towards `d`.
+    counts: Vec<u16>,
+    /// Where each variant's face towards each direction is counted (`offset[d] + face`).
+    face_index: Vec<u32>,
     stride: usize,
     /// Neighbour slot per direction, `u32::MAX` outside.
     neighbours: Vec<[u32; 8]>,
-    /// `has_face[d][face]`: variants showing that face towards `d`, as bit words.
-    has_face: [Vec<Vec<u64>>; 8],
+    /// Variants showing a face towards a direction, as bit words: `words` words starting at
+    /// `face_index`-style position `(offset[d] + face) * words`.
+    has_face: Vec<u64>,
+    offset: [usize; 8],
     trail: Vec<(u32, u16)>,
-    pending: Vec<(u32, u8, u16)>,
+    /// Slots and the face (as a `has_face` position) whose variants must go.
+    pending: Vec<(u32, u32)>,
 }
 
 impl<'m> Wave<'m> {
@@ -121,14 +126,15 @@ impl<'m> Wave<'m> {
             *o = stride;
             stride += count;
         }
-        let mut template = vec![0u32; stride];
-        let mut has_face: [Vec<Vec<u64>>; 8] = Default::default();
+        let mut template = vec![0u16; stride];
+        let mut face_index = vec![0u32; n * 8];
+        let mut has_face = vec![0u64; stride * words];
         for d in 0..8 {
-            has_face[d] = vec![vec![0u64; words]; set.face_counts[d]];
             for v in 0..n {
-                let f = set.faces[d][v] as usize;
-                template[offset[d] + f] += 1;
-                has_face[d][f][v / 64] |= 1 << (v % 64);
+                let at = offset[d] + set.faces[d][v] as usize;
+                template[at] += 1;
+                face_index[v * 8 + d] = at as u32;
+                has_face[at * words + v / 64] |= 1 << (v % 64);
             }
         }
         let mut full = vec![u64::MAX; words];
@@ -156,10 +162,11 @@ impl<'m> Wave<'m> {
             domain: full.repeat(slots),
             size: vec![n as u32; slots],
             counts: template.repeat(slots),
-            offset,
+            face_index,
             stride,
             neighbours,
             has_face,
+            offset,
             trail: Vec::new(),
             pending: Vec::new(),
         }
@@ -179,16 +186,19 @@ impl<'m> Wave<'m> {
         self.domain[s * self.words + v / 64] &= !(1 << (v % 64));
         self.size[s] -= 1;
         self.trail.push((s as u32, v as u16));
-        for d in 0..8 {
-            let n = self.neighbours[s][d];
+        let counts = &mut self.counts[s * self.stride..(s + 1) * self.stride];
+        let faces = &self.face_index[v * 8..v * 8 + 8];
+        for (d, (&n, &fi)) in self.neighbours[s].iter().zip(faces).enumerate() {
             if n == u32::MAX {
                 continue;
             }
-            let f = self.set.faces[d][v];
-            let c = &mut self.counts[s * self.stride + self.offset[d] + f as usize];
+            let c = &mut counts[fi as usize];
             *c -= 1;
             if *c == 0 {
-                self.pending.push((n, opposite8(d) as u8, f));
+                // The neighbour's variants showing this face back lose their last support.
+                let back = opposite8(d);
+                let at = self.offset[back] + self.set.faces[d][v] as usize;
+                self.pending.push((n, at as u32));
             }
         }
         self.size[s] > 0
@@ -196,11 +206,11 @@ impl<'m> Wave<'m> {
 
     /// Removes from neighbours whatever lost its last support. `false` on a contradiction.
     fn propagate(&mut self) -> bool {
-        while let Some((n, d, f)) = self.pending.pop() {
+        while let Some((n, at)) = self.pending.pop() {
             let n = n as usize;
             for w in 0..self.words {
                 let mut kill =
-                    self.domain[n * self.words + w] & self.has_face[d as usize][f as usize][w];
+                    self.domain[n * self.words + w] & self.has_face[at as usize * self.words + w];
                 while kill != 0 {
                     let v = w * 64 + kill.trailing_zeros() as usize;
                     kill &= kill - 1;
@@ -216,10 +226,15 @@ impl<'m> Wave<'m> {
 
     /// Removes every variant of slot `s` that fails `keep`, then propagates.
     fn restrict(&mut self, s: usize, keep: impl Fn(usize) -> bool) -> bool {
-        for v in 0..self.set.variants.len() {
-            if bit(self.dom(s), v) && !keep(v) && !self.remove(s, v) {
-                self.pending.clear();
-                return false;
+        for w in 0..self.words {
+            let mut bits = self.domain[s * self.words + w];
+            while bits != 0 {
+                let v = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !keep(v) && !self.remove(s, v) {
+                    self.pending.clear();
+                    return false;
+                }
             }
         }
         self.propagate()
@@ -231,10 +246,10 @@ impl<'m> Wave<'m> {
             let (s, v) = (s as usize, v as usize);
             self.domain[s * self.words + v / 64] |= 1 << (v % 64);
             self.size[s] += 1;
-            for d in 0..8 {
-                if self.neighbours[s][d] != u32::MAX {
-                    let f = self.set.faces[d][v] as usize;
-                    self.counts[s * self.stride + self.offset[d] + f] += 1;
+            let faces = &self.face_index[v * 8..v * 8 + 8];
+            for (&n, &fi) in self.neighbours[s].iter().zip(faces) {
+                if n != u32::MAX {
+                    self.counts[s * self.stride + fi as usize] += 1;
                 }
             }
         }
@@ -297,10 +312,21 @@ pub fn generate_terrain(
     }
     let contradiction =
         |what: &str| GenError::Terrain(format!("the constraints contradict each other ({what})"));
+    // Rules are checked once per tile state and edge key, not once per variant.
+    let blocked_edge: Vec<[bool; 4]> = set
+        .variants
+        .iter()
+        .map(|v| v.edges.map(|e| terrain.is_blocked_edge(e)))
+        .collect();
     for &(p, rule) in &constraints.tiles {
+        let ok: Vec<bool> = set
+            .states
+            .iter()
+            .map(|&t| allows(terrain, rule, t))
+            .collect();
         for (i, j, corner) in tile_slots(p) {
             let Some(s) = wave.slot(i, j) else { continue };
-            if !wave.restrict(s, |v| allows(terrain, rule, set.corner(v, corner))) {
+            if !wave.restrict(s, |v| ok[set.variants[v].corners[corner] as usize]) {
                 return Err(contradiction("tiles"));
             }
         }
@@ -308,7 +334,7 @@ pub fn generate_terrain(
     for &(a, b) in &constraints.free_edges {
         for (i, j, edge) in edge_slots(a, b) {
             let Some(s) = wave.slot(i, j) else { continue };
-            if !wave.restrict(s, |v| !terrain.is_blocked_edge(set.variants[v].edges[edge])) {
+            if !wave.restrict(s, |v| !blocked_edge[v][edge]) {
                 return Err(contradiction("edges"));
             }
         }
