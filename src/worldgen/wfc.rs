@@ -445,18 +445,39 @@ pub fn path_constraints(
         }
     }
     c.tiles.push((endpoints.hub, TileRule::Hub));
-    let free: Vec<Pos> = grid.tiles().filter(|p| !on_path[grid.index(*p)]).collect();
-    if free.len() >= 2 {
-        let low = rng.index(free.len());
-        let mut high = rng.index(free.len() - 1);
-        if high >= low {
-            high += 1;
-        }
-        c.tiles.push((free[low], TileRule::FlatAt(0)));
-        if terrain.max_height > 0 {
-            c.tiles
-                .push((free[high], TileRule::FlatAt(terrain.max_height)));
-        }
+
+    // The lowest and highest tiles. Drawn anywhere off the paths they often cannot both be met
+    // (a level-0 and a top-level tile next to the same stretch of path), so they are drawn
+    // among tiles with a free ring around them, the top one first, the low one far enough from
+    // it for the cliffs in between; without such tiles, anywhere off the paths.
+    let clear = |p: Pos| {
+        (-1..=1).all(|dy| {
+            (-1..=1).all(|dx| {
+                let q = Pos::new(p.x + dx, p.y + dy);
+                !grid.contains(q) || !on_path[grid.index(q)]
+            })
+        })
+    };
+    let off_path: Vec<Pos> = grid.tiles().filter(|p| !on_path[grid.index(*p)]).collect();
+    let roomy: Vec<Pos> = off_path.iter().copied().filter(|&p| clear(p)).collect();
+    let pool = if roomy.len() >= 2 { &roomy } else { &off_path };
+    if pool.len() < 2 {
+        return c;
+    }
+    let top = pool[rng.index(pool.len())];
+    let apart =
+        |p: Pos| (p.x - top.x).abs().max((p.y - top.y).abs()) >= i32::from(terrain.max_height);
+    let far: Vec<Pos> = pool
+        .iter()
+        .copied()
+        .filter(|&p| p != top && apart(p))
+        .collect();
+    let rest: Vec<Pos> = pool.iter().copied().filter(|&p| p != top).collect();
+    let lows = if far.is_empty() { &rest } else { &far };
+    let low = lows[rng.index(lows.len())];
+    c.tiles.push((low, TileRule::FlatAt(0)));
+    if terrain.max_height > 0 {
+        c.tiles.push((top, TileRule::FlatAt(terrain.max_height)));
     }
     c
 }
