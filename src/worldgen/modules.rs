@@ -4,8 +4,8 @@
 //!
 //! Slots sit at tile corners, so a slot covers a quarter of four tiles. Two slots side by side
 //! share two tiles and the edge between them; two diagonal slots share one tile. Each of those
-//! shared parts, seen from one side, is a *face*; two variants fit next to each other exactly
-//! when their facing faces are equal.
+//! shared parts, seen from one side, is a *face*; two variants fit side by side exactly when
+//! their facing faces are equal.
 
 use std::collections::BTreeMap;
 
@@ -43,21 +43,16 @@ pub struct Variant {
     pub weight: f64,
 }
 
-/// The eight slot neighbours, clockwise from north: `(dx, dy)`.
-pub const DIRS8: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+/// The four side neighbours of a slot, clockwise from north: `(dx, dy)`.
+///
+/// A slot also shares one tile with each diagonal neighbour, but that agreement needs no
+/// constraint of its own: the tile is shared with the two side neighbours in between too, and
+/// their side faces carry it across, so arc consistency over the sides already implies it.
+pub const SIDES: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
-/// The index of the opposite of direction `d` in [`DIRS8`].
-pub const fn opposite8(d: usize) -> usize {
-    (d + 4) % 8
+/// The index of the opposite side in [`SIDES`].
+pub const fn opposite(d: usize) -> usize {
+    (d + 2) % 4
 }
 
 /// All variants of a terrain type and the face tables the WFC propagates with.
@@ -67,10 +62,10 @@ pub struct ModuleSet {
     pub variants: Vec<Variant>,
     /// Tile states by id.
     pub states: Vec<TileState>,
-    /// `faces[d][v]`: the face id variant `v` shows towards [`DIRS8`]`[d]`.
-    pub faces: [Vec<u16>; 8],
-    /// Number of distinct face ids per direction.
-    pub face_counts: [usize; 8],
+    /// `faces[d][v]`: the face id variant `v` shows towards [`SIDES`]`[d]`.
+    pub faces: [Vec<u16>; 4],
+    /// Number of distinct face ids per side.
+    pub face_counts: [usize; 4],
 }
 
 fn rotate(shape: &Shape) -> Shape {
@@ -189,34 +184,22 @@ impl ModuleSet {
             }
         }
 
-        // Faces: a side shares two tiles and an edge, a diagonal one tile.
+        // Faces: a side shares two tiles and the edge between them.
         let mut side_faces: [Interner<(u16, u16, char)>; 2] = [Interner::new(), Interner::new()];
-        let mut faces: [Vec<u16>; 8] = Default::default();
+        let mut faces: [Vec<u16>; 4] = Default::default();
         for v in &variants {
             let c = v.corners;
             let e = v.edges;
-            // Vertical sides (north/south) list west tile, east tile, edge.
+            // North and south faces list the west tile, the east tile, the edge.
             faces[0].push(side_faces[0].id((c[NW], c[NE], e[EDGE_N])));
-            faces[4].push(side_faces[0].id((c[SW], c[SE], e[EDGE_S])));
-            // East/west sides list north tile, south tile, edge.
-            faces[2].push(side_faces[1].id((c[NE], c[SE], e[EDGE_E])));
-            faces[6].push(side_faces[1].id((c[NW], c[SW], e[EDGE_W])));
-            faces[1].push(c[NE]);
-            faces[5].push(c[SW]);
-            faces[3].push(c[SE]);
-            faces[7].push(c[NW]);
+            faces[2].push(side_faces[0].id((c[SW], c[SE], e[EDGE_S])));
+            // East and west faces list the north tile, the south tile, the edge.
+            faces[1].push(side_faces[1].id((c[NE], c[SE], e[EDGE_E])));
+            faces[3].push(side_faces[1].id((c[NW], c[SW], e[EDGE_W])));
         }
-        let state_count = states.values.len();
-        let face_counts = [
-            side_faces[0].values.len(),
-            state_count,
-            side_faces[1].values.len(),
-            state_count,
-            side_faces[0].values.len(),
-            state_count,
-            side_faces[1].values.len(),
-            state_count,
-        ];
+        let vertical = side_faces[0].values.len();
+        let horizontal = side_faces[1].values.len();
+        let face_counts = [vertical, horizontal, vertical, horizontal];
         ModuleSet {
             variants,
             states: states.values,

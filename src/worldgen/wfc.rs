@@ -7,8 +7,9 @@
 //! free, and one random tile is forced to level 0 and another to the top level.
 //!
 //! Propagation is AC-4 at the granularity of faces ([`super::modules`]): every slot counts, per
-//! direction and face, how many of its variants show that face. When a count drops to zero, the
-//! neighbour in that direction loses every variant that needed the face. Removals are recorded
+//! side and face, how many of its variants show that face. When a count drops to zero, the
+//! neighbour on that side loses every variant that needed the face. (Diagonal neighbours share
+//! a tile too; side constraints already imply their agreement.) Removals are recorded
 //! on a trail so that a collapse can be undone.
 //!
 //! The slot to collapse is drawn at random, weighted by the number of variants already ruled
@@ -18,7 +19,7 @@
 
 use super::GenError;
 use super::grid::{Grid, Pos};
-use super::modules::{DIRS8, ModuleSet, TileState, opposite8};
+use super::modules::{ModuleSet, SIDES, TileState, opposite};
 use crate::rng::Rng;
 use crate::terrain::{EDGE_E, EDGE_N, EDGE_S, EDGE_W, NE, NW, SE, SW, TerrainType};
 
@@ -97,18 +98,18 @@ struct Wave<'m> {
     /// Variant bits per slot.
     domain: Vec<u64>,
     size: Vec<u32>,
-    /// `counts[slot * stride + face_index[variant * 8 + d]]`: how many variants of the slot show
+    /// `counts[slot * stride + face_index[variant * 4 + d]]`: how many variants of the slot show
     /// that face towards `d`.
     counts: Vec<u16>,
     /// Where each variant's face towards each direction is counted (`offset[d] + face`).
     face_index: Vec<u32>,
     stride: usize,
     /// Neighbour slot per direction, `u32::MAX` outside.
-    neighbours: Vec<[u32; 8]>,
+    neighbours: Vec<[u32; 4]>,
     /// Variants showing a face towards a direction, as bit words: `words` words starting at
     /// `face_index`-style position `(offset[d] + face) * words`.
     has_face: Vec<u64>,
-    offset: [usize; 8],
+    offset: [usize; 4],
     trail: Vec<(u32, u16)>,
     /// Slots and the face (as a `has_face` position) whose variants must go.
     pending: Vec<(u32, u32)>,
@@ -120,20 +121,20 @@ impl<'m> Wave<'m> {
         let words = n.div_ceil(64);
         let (sx, sy) = (grid.width + 1, grid.height + 1);
         let slots = (sx * sy) as usize;
-        let mut offset = [0; 8];
+        let mut offset = [0; 4];
         let mut stride = 0;
         for (o, count) in offset.iter_mut().zip(set.face_counts) {
             *o = stride;
             stride += count;
         }
         let mut template = vec![0u16; stride];
-        let mut face_index = vec![0u32; n * 8];
+        let mut face_index = vec![0u32; n * 4];
         let mut has_face = vec![0u64; stride * words];
-        for d in 0..8 {
+        for d in 0..4 {
             for v in 0..n {
                 let at = offset[d] + set.faces[d][v] as usize;
                 template[at] += 1;
-                face_index[v * 8 + d] = at as u32;
+                face_index[v * 4 + d] = at as u32;
                 has_face[at * words + v / 64] |= 1 << (v % 64);
             }
         }
@@ -144,7 +145,7 @@ impl<'m> Wave<'m> {
         let neighbours = (0..slots)
             .map(|s| {
                 let (i, j) = (s as i32 % sx, s as i32 / sx);
-                DIRS8.map(|(dx, dy)| {
+                SIDES.map(|(dx, dy)| {
                     let (ni, nj) = (i + dx, j + dy);
                     if ni < 0 || nj < 0 || ni >= sx || nj >= sy {
                         u32::MAX
@@ -186,18 +187,16 @@ impl<'m> Wave<'m> {
         self.domain[s * self.words + v / 64] &= !(1 << (v % 64));
         self.size[s] -= 1;
         self.trail.push((s as u32, v as u16));
-        let counts = &mut self.counts[s * self.stride..(s + 1) * self.stride];
-        let faces = &self.face_index[v * 8..v * 8 + 8];
-        for (d, (&n, &fi)) in self.neighbours[s].iter().zip(faces).enumerate() {
+        for d in 0..4 {
+            let n = self.neighbours[s][d];
             if n == u32::MAX {
                 continue;
             }
-            let c = &mut counts[fi as usize];
+            let c = &mut self.counts[s * self.stride + self.face_index[v * 4 + d] as usize];
             *c -= 1;
             if *c == 0 {
                 // The neighbour's variants showing this face back lose their last support.
-                let back = opposite8(d);
-                let at = self.offset[back] + self.set.faces[d][v] as usize;
+                let at = self.offset[opposite(d)] + self.set.faces[d][v] as usize;
                 self.pending.push((n, at as u32));
             }
         }
@@ -246,7 +245,7 @@ impl<'m> Wave<'m> {
             let (s, v) = (s as usize, v as usize);
             self.domain[s * self.words + v / 64] |= 1 << (v % 64);
             self.size[s] += 1;
-            let faces = &self.face_index[v * 8..v * 8 + 8];
+            let faces = &self.face_index[v * 4..v * 4 + 4];
             for (&n, &fi) in self.neighbours[s].iter().zip(faces) {
                 if n != u32::MAX {
                     self.counts[s * self.stride + fi as usize] += 1;
@@ -480,4 +479,125 @@ pub fn path_constraints(
         c.tiles.push((top, TileRule::FlatAt(terrain.max_height)));
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::SourceFile;
+    use crate::rng::Seed;
+    use crate::terrain::parse_terrain;
+
+    fn hills() -> TerrainType {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/mods/core/terrain/hills.terrain"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        parse_terrain("core:hills", &SourceFile::new(path, text)).unwrap()
+    }
+
+    #[test]
+    fn every_pair_of_neighbouring_slots_agrees_and_rules_hold() {
+        let terrain = hills();
+        let set = ModuleSet::new(&terrain);
+        let grid = Grid::new(9, 7);
+        let mut constraints = WfcConstraints::default();
+        constraints.tiles.push((Pos::new(4, 3), TileRule::Hub));
+        constraints
+            .tiles
+            .push((Pos::new(0, 0), TileRule::FlatAt(0)));
+        constraints
+            .tiles
+            .push((Pos::new(8, 6), TileRule::FlatAt(3)));
+        for x in 1..4 {
+            constraints.tiles.push((
+                Pos::new(x, 3),
+                TileRule::Path {
+                    straight: Some(false),
+                },
+            ));
+            constraints
+                .free_edges
+                .push((Pos::new(x, 3), Pos::new(x + 1, 3)));
+        }
+        let mut done = 0;
+        for seed in 0..20 {
+            let Ok(t) =
+                generate_terrain(&grid, &terrain, &set, &constraints, &mut Seed(seed).rng())
+            else {
+                continue;
+            };
+            done += 1;
+            let sx = grid.width + 1;
+            let v = |i: i32, j: i32| &set.variants[t.slots[(j * sx + i) as usize] as usize];
+            for j in 0..=grid.height {
+                for i in 0..=grid.width {
+                    if i < grid.width {
+                        let (a, b) = (v(i, j), v(i + 1, j));
+                        assert_eq!(
+                            (a.corners[NE], a.corners[SE], a.edges[EDGE_E]),
+                            (b.corners[NW], b.corners[SW], b.edges[EDGE_W])
+                        );
+                    }
+                    if j < grid.height {
+                        let (a, b) = (v(i, j), v(i, j + 1));
+                        assert_eq!(
+                            (a.corners[NW], a.corners[NE], a.edges[EDGE_N]),
+                            (b.corners[SW], b.corners[SE], b.edges[EDGE_S])
+                        );
+                    }
+                }
+            }
+            let hub = t.tile(&grid, Pos::new(4, 3));
+            assert!(hub.slant.is_none() && terrain.is_free_surface(hub.surface));
+            assert_eq!(t.tile(&grid, Pos::new(0, 0)).level, 0);
+            assert_eq!(t.tile(&grid, Pos::new(8, 6)).level, 3);
+            for x in 1..4 {
+                let edge = t.edge_between(&grid, Pos::new(x, 3), Pos::new(x + 1, 3));
+                assert!(!terrain.is_blocked_edge(edge));
+                assert!(
+                    t.tile(&grid, Pos::new(x, 3))
+                        .slant
+                        .is_none_or(|d| !d.is_vertical())
+                );
+            }
+        }
+        assert!(done >= 15, "only {done} of 20 attempts succeeded");
+    }
+
+    #[test]
+    fn undo_restores_domains_and_counts_exactly() {
+        let terrain = hills();
+        let set = ModuleSet::new(&terrain);
+        let grid = Grid::new(6, 6);
+        let mut wave = Wave::new(&set, &grid);
+        let (domain, counts, size) = (wave.domain.clone(), wave.counts.clone(), wave.size.clone());
+        wave.trail.clear();
+        let chosen = 5;
+        assert!(wave.restrict(10, |v| v == chosen));
+        assert!(wave.size[10] == 1 && wave.trail.len() > set.variants.len());
+        wave.undo();
+        assert_eq!(
+            (wave.domain.clone(), wave.counts.clone(), wave.size.clone()),
+            (domain, counts, size)
+        );
+    }
+
+    #[test]
+    fn impossible_constraints_are_reported() {
+        let terrain = hills();
+        let set = ModuleSet::new(&terrain);
+        let grid = Grid::new(5, 5);
+        // Two neighbouring tiles three levels apart cannot be joined by any module.
+        let constraints = WfcConstraints {
+            tiles: vec![
+                (Pos::new(1, 1), TileRule::FlatAt(0)),
+                (Pos::new(2, 1), TileRule::FlatAt(3)),
+            ],
+            free_edges: Vec::new(),
+        };
+        let result = generate_terrain(&grid, &terrain, &set, &constraints, &mut Seed(1).rng());
+        assert!(matches!(result, Err(GenError::Terrain(_))));
+    }
 }
