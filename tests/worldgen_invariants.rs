@@ -38,6 +38,15 @@ fn terrain(stem: &str) -> TerrainType {
         .unwrap_or_else(|e| panic!("{}", e[0]))
 }
 
+fn fixture(stem: &str) -> TerrainType {
+    let path = format!(
+        "{}/tests/fixtures/terrain/{stem}.terrain",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    parse_terrain(&format!("test:{stem}"), &SourceFile::new(&path, text)).unwrap()
+}
+
 fn pair(v: &Value) -> P {
     (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
 }
@@ -404,6 +413,59 @@ fn same_seed_gives_the_same_bytes() {
             .unwrap()
             .to_json_string();
         assert_ne!(a, other);
+    }
+}
+
+#[test]
+fn a_lopsided_module_set_still_gives_valid_worlds() {
+    // The thesis's ramp module without a module for the top of its ramp: some of its variants
+    // can never fit, and the generator has to notice.
+    let params = WorldParams::with_lengths(vec![26, 30]);
+    let mut stats = Stats::default();
+    let mut checked = |terrain: &TerrainType, seed: u64| {
+        let world = generate_world(&params, terrain, Seed(seed));
+        if let Ok(world) = &world {
+            check(
+                &world.to_json_string(),
+                terrain,
+                &[26, 30],
+                params.extra_branches,
+                &mut stats,
+            );
+        }
+        world.is_ok()
+    };
+    let sparse = fixture("sparse");
+    for seed in 0..seeds().min(200) {
+        assert!(checked(&sparse, seed), "seed {seed}");
+    }
+    // The thesis's two example modules alone cannot tile a world with paths; that must be an
+    // error, not a world whose slots disagree.
+    let thesis = fixture("thesis_examples");
+    for seed in 0..3 {
+        checked(&thesis, seed);
+    }
+}
+
+#[test]
+fn impossible_requests_are_errors_not_panics() {
+    // Every module is water, so no path or hub can be placed.
+    let text = "display_name Flooded\nfree_surfaces G\nblocked_surfaces W\nfree_edges A\nmax_height 0\n\
+                modules { * Sea { weight 1 shape { W0x A W0x A A W0x A W0x } } }";
+    let terrain = parse_terrain("test:flooded", &SourceFile::new("flooded.terrain", text)).unwrap();
+    let params = WorldParams {
+        path_attempts: 2,
+        terrain_attempts: 2,
+        ..WorldParams::default()
+    };
+    let err = generate_world(&params, &terrain, Seed(1)).unwrap_err();
+    assert!(err.to_string().contains("after 2 attempts"), "{err}");
+    for lengths in [vec![], vec![3], vec![200, 200]] {
+        let params = WorldParams::with_lengths(lengths.clone());
+        assert!(
+            generate_world(&params, &terrain, Seed(1)).is_err(),
+            "{lengths:?}"
+        );
     }
 }
 

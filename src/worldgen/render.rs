@@ -176,7 +176,7 @@ pub fn render_rgb(world: &World, terrain_type: &TerrainType) -> (u32, u32, Vec<u
                 let wx = f64::from(p.x) - 0.5 + (f64::from(dx) + 0.5) / f64::from(TILE);
                 let wy = f64::from(p.y) + 0.5 - (f64::from(dy) + 0.5) / f64::from(TILE);
                 let level = height_at(&grid, &land, wx, wy);
-                let shade = 0.66 + 0.5 * level / top;
+                let shade = 0.78 + 0.4 * level / top;
                 let c = base.map(|v| (f64::from(v) * shade).clamp(0.0, 255.0) as u8);
                 canvas.blend(px as i32 + dx, py as i32 + dy, c, 1.0);
             }

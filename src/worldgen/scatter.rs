@@ -110,7 +110,8 @@ pub fn scatter_models(
                 let x = f64::from(tile.x) + rng.unit() - 0.5;
                 let y = f64::from(tile.y) + rng.unit() - 0.5;
                 let value = expr.eval(field, x, y);
-                if value < def.value_threshold {
+                // Absurd noise frequencies can produce NaN; it places nothing.
+                if value.is_nan() || value < def.value_threshold {
                     continue;
                 }
                 let radius_scale = gain_scale(def.radius_gain * value);
