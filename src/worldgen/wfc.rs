@@ -98,18 +98,19 @@ struct Wave<'m> {
     /// Variant bits per slot.
     domain: Vec<u64>,
     size: Vec<u32>,
-    /// `counts[slot * stride + face_index[variant * 4 + d]]`: how many variants of the slot show
+    /// `counts[slot * stride + face_index[variant][d]]`: how many variants of the slot show
     /// that face towards `d`.
     counts: Vec<u16>,
-    /// Where each variant's face towards each direction is counted (`offset[d] + face`).
-    face_index: Vec<u32>,
+    /// Per variant and side, where its face is counted (`offset[d] + face`) and where the
+    /// neighbour counts the same face seen from the other side (`offset[opposite] + face`).
+    face_index: Vec<[u32; 4]>,
+    back_index: Vec<[u32; 4]>,
     stride: usize,
     /// Neighbour slot per direction, `u32::MAX` outside.
     neighbours: Vec<[u32; 4]>,
-    /// Variants showing a face towards a direction, as bit words: `words` words starting at
-    /// `face_index`-style position `(offset[d] + face) * words`.
+    /// Variants showing a face towards a direction, as bit words: `words` words per
+    /// `face_index`-style position `offset[d] + face`.
     has_face: Vec<u64>,
-    offset: [usize; 4],
     trail: Vec<(u32, u16)>,
     /// Slots and the face (as a `has_face` position) whose variants must go.
     pending: Vec<(u32, u32)>,
@@ -128,13 +129,15 @@ impl<'m> Wave<'m> {
             stride += count;
         }
         let mut template = vec![0u16; stride];
-        let mut face_index = vec![0u32; n * 4];
+        let mut face_index = vec![[0u32; 4]; n];
+        let mut back_index = vec![[0u32; 4]; n];
         let mut has_face = vec![0u64; stride * words];
         for d in 0..4 {
             for v in 0..n {
                 let at = offset[d] + set.faces[d][v] as usize;
                 template[at] += 1;
-                face_index[v * 4 + d] = at as u32;
+                face_index[v][d] = at as u32;
+                back_index[v][d] = (offset[opposite(d)] + set.faces[d][v] as usize) as u32;
                 has_face[at * words + v / 64] |= 1 << (v % 64);
             }
         }
@@ -164,10 +167,10 @@ impl<'m> Wave<'m> {
             size: vec![n as u32; slots],
             counts: template.repeat(slots),
             face_index,
+            back_index,
             stride,
             neighbours,
             has_face,
-            offset,
             trail: Vec::new(),
             pending: Vec::new(),
         }
@@ -187,17 +190,17 @@ impl<'m> Wave<'m> {
         self.domain[s * self.words + v / 64] &= !(1 << (v % 64));
         self.size[s] -= 1;
         self.trail.push((s as u32, v as u16));
-        for d in 0..4 {
-            let n = self.neighbours[s][d];
+        let row = &mut self.counts[s * self.stride..(s + 1) * self.stride];
+        let (faces, backs) = (self.face_index[v], self.back_index[v]);
+        for ((&n, face), back) in self.neighbours[s].iter().zip(faces).zip(backs) {
             if n == u32::MAX {
                 continue;
             }
-            let c = &mut self.counts[s * self.stride + self.face_index[v * 4 + d] as usize];
+            let c = &mut row[face as usize];
             *c -= 1;
             if *c == 0 {
                 // The neighbour's variants showing this face back lose their last support.
-                let at = self.offset[opposite(d)] + self.set.faces[d][v] as usize;
-                self.pending.push((n, at as u32));
+                self.pending.push((n, back));
             }
         }
         self.size[s] > 0
@@ -212,7 +215,7 @@ impl<'m> Wave<'m> {
         for (d, mask) in unsupported.iter_mut().enumerate() {
             *mask = vec![0u64; self.words];
             for v in 0..n {
-                let back = self.offset[opposite(d)] + self.set.faces[d][v] as usize;
+                let back = self.back_index[v][d] as usize;
                 if self.has_face[back * self.words..(back + 1) * self.words]
                     .iter()
                     .all(|&w| w == 0)
@@ -282,8 +285,7 @@ impl<'m> Wave<'m> {
             let (s, v) = (s as usize, v as usize);
             self.domain[s * self.words + v / 64] |= 1 << (v % 64);
             self.size[s] += 1;
-            let faces = &self.face_index[v * 4..v * 4 + 4];
-            for (&n, &fi) in self.neighbours[s].iter().zip(faces) {
+            for (&n, fi) in self.neighbours[s].iter().zip(self.face_index[v]) {
                 if n != u32::MAX {
                     self.counts[s * self.stride + fi as usize] += 1;
                 }
