@@ -50,7 +50,7 @@ impl Default for AnnealConfig {
             steps_per_tile: 100,
             t_initial: -3.0,
             t_final: 0.0,
-            untwist_every: 64,
+            untwist_every: 256,
             sigma: 0.8,
             edge_penalty: 2.0,
             edge_decay: 0.35,
@@ -423,7 +423,7 @@ mod tests {
     fn annealed_paths_have_exact_lengths_and_end_on_the_hub() {
         let params = WorldParams::with_lengths(vec![24, 28, 33]);
         let mut ok = 0;
-        for seed in 0..40 {
+        for seed in 0..100 {
             let mut rng = Seed(seed).rng();
             let ends = pick_endpoints(&params, &mut rng).unwrap();
             if let Ok(main) =
@@ -439,6 +439,7 @@ mod tests {
                 }
             }
         }
-        assert!(ok >= 30, "only {ok} of 40 annealings were valid");
+        // About three in four are valid for this crowded configuration (docs/worldgen.md).
+        assert!(ok >= 60, "only {ok} of 100 annealings were valid");
     }
 }

@@ -7,7 +7,9 @@
 //! shared parts, seen from one side, is a *face*; two variants fit side by side exactly when
 //! their facing faces are equal.
 
-use std::collections::BTreeMap;
+use std::hash::Hash;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::terrain::{
     CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, NE, NW, SE, SW, Shape, TerrainType,
@@ -105,15 +107,16 @@ fn mirror(shape: &Shape) -> Shape {
 }
 
 /// Interns values into dense ids in order of first appearance.
-struct Interner<T: Ord + Clone> {
-    ids: BTreeMap<T, u16>,
+/// The maps are only looked up, never iterated, so their order cannot leak into the output.
+struct Interner<T: Hash + Eq + Clone> {
+    ids: FxHashMap<T, u16>,
     values: Vec<T>,
 }
 
-impl<T: Ord + Clone> Interner<T> {
+impl<T: Hash + Eq + Clone> Interner<T> {
     fn new() -> Self {
         Interner {
-            ids: BTreeMap::new(),
+            ids: FxHashMap::default(),
             values: Vec::new(),
         }
     }
@@ -134,7 +137,7 @@ impl ModuleSet {
     pub fn new(terrain: &TerrainType) -> ModuleSet {
         let mut states = Interner::new();
         let mut variants: Vec<Variant> = Vec::new();
-        let mut seen: BTreeMap<([u16; 4], [char; 4]), ()> = BTreeMap::new();
+        let mut seen: FxHashSet<([u16; 4], [char; 4])> = FxHashSet::default();
         for (m, module) in terrain.modules.iter().enumerate() {
             let turns: &[u8] = match module.variants.rotations {
                 4 => &[0, 1, 2, 3],
@@ -167,7 +170,7 @@ impl ModuleSet {
                             })
                         });
                         // Symmetric modules produce identical copies; keep the first.
-                        if seen.insert((corners, shape.edges), ()).is_some() {
+                        if !seen.insert((corners, shape.edges)) {
                             continue;
                         }
                         variants.push(Variant {
