@@ -16,3 +16,5 @@ pub mod lua;
 pub mod modding;
 pub mod rng;
 pub mod ron_file;
+pub mod terrain;
+pub mod worldgen;

@@ -191,10 +191,7 @@ pub fn number(v: f64) -> String {
 
 /// Ticks as seconds: 16 → "0.8s".
 fn seconds(ticks: f64) -> String {
-    format!(
-        "{}s",
-        number(ticks / crate::TICKS_PER_SECOND as f64)
-    )
+    format!("{}s", number(ticks / crate::TICKS_PER_SECOND as f64))
 }
 
 fn waves(n: f64) -> String {
@@ -362,9 +359,8 @@ fn blueprint_spans(tag: Tag, bp: &Blueprint, now: &BlueprintNow, base: &Blueprin
             num(now.interval, base.interval, Better::Lower, seconds),
         ),
         DamagePerSecond => {
-            let dps = |s: &BlueprintNow| {
-                Some(s.damage? * crate::TICKS_PER_SECOND as f64 / s.interval?)
-            };
+            let dps =
+                |s: &BlueprintNow| Some(s.damage? * crate::TICKS_PER_SECOND as f64 / s.interval?);
             labelled(
                 "Damage/s",
                 Some(Icon::Damage),
