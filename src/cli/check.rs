@@ -27,7 +27,7 @@ pub fn run(extra: &[PathBuf]) -> ExitCode {
     let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
     let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();
     println!(
-        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} scripts — {} error{}, {} warning{}",
+        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} terrain types, {} scripts — {} error{}, {} warning{}",
         mods.len(),
         plural(mods.len()),
         if mods.is_empty() {
@@ -37,6 +37,7 @@ pub fn run(extra: &[PathBuf]) -> ExitCode {
         },
         content.attackers.len(),
         content.blueprints.len(),
+        content.terrains.len(),
         scripts,
         diagnostics.error_count(),
         plural(diagnostics.error_count()),

@@ -143,6 +143,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             &mut diagnostics,
             &mut hasher,
         );
+        load_terrains(info, &mut db, &mut diagnostics, &mut hasher);
     }
 
     let script_exists = |r: &ScriptRef| {
@@ -200,6 +201,57 @@ fn files_below(root: &Path, dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
         .collect();
     files.sort();
     files
+}
+
+fn load_terrains(
+    info: &ModInfo,
+    db: &mut ContentDb,
+    diagnostics: &mut Diagnostics,
+    hasher: &mut Xxh3,
+) {
+    for (rel, path) in files_below(&info.root, "terrain", "terrain") {
+        let file = match SourceFile::read(&path) {
+            Ok(f) => f,
+            Err(d) => {
+                diagnostics.push(d.for_mod(info.id()));
+                continue;
+            }
+        };
+        hasher.update(rel.as_bytes());
+        hasher.update(file.text.as_bytes());
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !valid_name(&stem) {
+            diagnostics.push(
+                Diagnostic::error(format!("`{stem}` cannot be used as a terrain type name"))
+                    .in_file(&path)
+                    .help("file names become ids: use lowercase letters, digits, `_` and `-`")
+                    .for_mod(info.id()),
+            );
+            continue;
+        }
+        let id = format!("{}:{stem}", info.id());
+        if let Some(first) = db.terrain_files.get(&id) {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "terrain type `{id}` is defined twice: here and in {}",
+                    first.display()
+                ))
+                .in_file(&path)
+                .for_mod(info.id()),
+            );
+            continue;
+        }
+        match crate::terrain::parse_terrain(&id, &file) {
+            Ok(terrain) => {
+                db.terrain_files.insert(id, path);
+                db.terrains.push(terrain);
+            }
+            Err(errors) => diagnostics.extend(errors.into_iter().map(|d| d.for_mod(info.id()))),
+        }
+    }
 }
 
 fn load_scripts(

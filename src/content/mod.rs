@@ -15,13 +15,21 @@ mod load;
 mod validate;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{Diagnostics, SourceFile};
 use crate::modding::ModSet;
+use crate::terrain::TerrainType;
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
 
 pub use attacker::{AttackerType, Size, Spawn};
 pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
@@ -88,10 +96,14 @@ pub struct ContentDb {
     pub attackers: Vec<AttackerType>,
     /// Blueprints, in load order.
     pub blueprints: Vec<Blueprint>,
+    /// Terrain types, in load order (`mods/<mod>/terrain/<name>.terrain` is `mod:name`).
+    pub terrains: Vec<TerrainType>,
     /// Overrides applied, in the order applied.
     pub overrides: Vec<OverrideRecord>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
+    /// Where each terrain type was read from, by id.
+    terrain_files: BTreeMap<String, PathBuf>,
     hash: u64,
 }
 
@@ -120,6 +132,41 @@ impl ContentDb {
     /// The blueprint with id `mod:name`.
     pub fn blueprint_id(&self, id: &str) -> Option<BlueprintId> {
         self.blueprint_index.get(id).copied()
+    }
+
+    /// The terrain type with id `mod:name`.
+    pub fn terrain(&self, id: &str) -> Option<&TerrainType> {
+        self.terrains.iter().find(|t| t.id == id)
+    }
+
+    /// The file a terrain type was read from.
+    pub fn terrain_file(&self, id: &str) -> Option<&Path> {
+        self.terrain_files.get(id).map(PathBuf::as_path)
+    }
+
+    /// Re-reads the terrain type defined by `path`. A file with errors leaves the loaded version
+    /// in place and returns the errors; the id of the type reloaded is returned otherwise.
+    pub fn reload_terrain(
+        &mut self,
+        path: &Path,
+    ) -> Result<String, Vec<crate::diagnostics::Diagnostic>> {
+        let id = self
+            .terrain_files
+            .iter()
+            .find(|(_, p)| same_file(p, path))
+            .map(|(id, _)| id.clone())
+            .ok_or_else(|| {
+                vec![
+                    crate::diagnostics::Diagnostic::error("not a terrain file of a loaded mod")
+                        .in_file(path),
+                ]
+            })?;
+        let file = SourceFile::read(path).map_err(|d| vec![d])?;
+        let terrain = crate::terrain::parse_terrain(&id, &file)?;
+        if let Some(slot) = self.terrains.iter_mut().find(|t| t.id == id) {
+            *slot = terrain;
+        }
+        Ok(id)
     }
 
     /// The position of a mod in the load order.
