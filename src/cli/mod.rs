@@ -1,6 +1,7 @@
 //! Command-line interface. Results go to stdout, diagnostics and errors to stderr.
 
 mod check;
+mod generate;
 mod mods;
 
 use std::io::IsTerminal;
@@ -41,6 +42,8 @@ pub enum Command {
     Check,
     /// List mods in load order with versions and where each came from; switch mods on or off.
     Mods(mods::ModsArgs),
+    /// Generate one world and print a summary, write it as JSON or draw it as a PNG.
+    Generate(generate::GenerateArgs),
 }
 
 /// Sets up logging from `--log`.
@@ -61,6 +64,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Play => play(),
         Command::Check => check::run(&cli.mods_dirs),
         Command::Mods(args) => mods::run(&cli.mods_dirs, &args),
+        Command::Generate(args) => generate::run(&cli.mods_dirs, &args),
     }
 }
 

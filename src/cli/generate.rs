@@ -1,0 +1,244 @@
+//! `rampart generate`: one world, as a summary, JSON or a picture; `--watch` regenerates it
+//! whenever a terrain file of a loaded mod is saved.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use rampart::content::ContentDb;
+use rampart::modding::watch::FileWatcher;
+use rampart::rng::Seed;
+use rampart::terrain::ObstacleKind;
+use rampart::worldgen::{World, WorldParams, generate_world, render_png};
+
+use super::{find_mods, print_diagnostics};
+
+/// Options of `rampart generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The world seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// The terrain type, `mod:name` (default: the first loaded, preferring core:hills).
+    #[arg(long, value_name = "ID")]
+    pub terrain: Option<String>,
+    /// How many paths; without --lengths they get default lengths (1: 32; 2: 26,30; 3: 24,28,33;
+    /// 4: 20,22,24,26).
+    #[arg(long, value_name = "N")]
+    pub paths: Option<usize>,
+    /// The length of each path, in segments from outside the world to the Hub.
+    #[arg(long, value_name = "A,B,..", value_delimiter = ',')]
+    pub lengths: Vec<u32>,
+    /// How many extra branches the final path network may add.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub branches: u32,
+    /// Write a top-down picture of the world.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Write the world as JSON to FILE, or to standard output with `-`.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Keep running and regenerate whenever a terrain file of a loaded mod is saved; a file with
+    /// errors is reported and the last good world is kept.
+    #[arg(long)]
+    pub watch: bool,
+}
+
+fn default_lengths(paths: usize) -> Option<Vec<u32>> {
+    Some(match paths {
+        1 => vec![32],
+        2 => vec![26, 30],
+        3 => vec![24, 28, 33],
+        4 => vec![20, 22, 24, 26],
+        _ => return None,
+    })
+}
+
+/// Runs the command.
+pub fn run(extra: &[PathBuf], args: &GenerateArgs) -> ExitCode {
+    let found = find_mods(extra);
+    let (mut content, diagnostics) = ContentDb::load(&found.mods);
+    let errors: Vec<_> = found
+        .mods
+        .diagnostics
+        .iter()
+        .chain(diagnostics.iter())
+        .filter(|d| d.is_error())
+        .collect();
+    print_diagnostics(errors.iter().copied());
+
+    let lengths = match (args.paths, args.lengths.is_empty()) {
+        (_, false) if args.paths.is_some_and(|p| p != args.lengths.len()) => {
+            eprintln!(
+                "error: --paths {} does not match the {} --lengths given",
+                args.paths.unwrap_or(0),
+                args.lengths.len()
+            );
+            return ExitCode::FAILURE;
+        }
+        (_, false) => args.lengths.clone(),
+        (paths, true) => match default_lengths(paths.unwrap_or(3)) {
+            Some(l) => l,
+            None => {
+                eprintln!("error: give --lengths for more than 4 paths");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let mut params = WorldParams::with_lengths(lengths);
+    params.extra_branches = args.branches;
+
+    let terrain_id = match &args.terrain {
+        Some(id) => id.clone(),
+        None => match content.terrain("core:hills").or(content.terrains.first()) {
+            Some(t) => t.id.clone(),
+            None => {
+                eprintln!(
+                    "error: no terrain types are loaded (looked in every mod's terrain/ folder)"
+                );
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    if content.terrain(&terrain_id).is_none() {
+        let known: Vec<&str> = content.terrains.iter().map(|t| t.id.as_str()).collect();
+        eprintln!(
+            "error: there is no terrain type `{terrain_id}`; loaded: {}",
+            known.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
+
+    if !generate_once(&content, &terrain_id, &params, args) {
+        return ExitCode::FAILURE;
+    }
+    if !args.watch {
+        return ExitCode::SUCCESS;
+    }
+    watch(&mut content, &terrain_id, &params, args)
+}
+
+/// Generates and writes the outputs; false on failure (reported).
+fn generate_once(
+    content: &ContentDb,
+    terrain_id: &str,
+    params: &WorldParams,
+    args: &GenerateArgs,
+) -> bool {
+    let Some(terrain) = content.terrain(terrain_id) else {
+        return false;
+    };
+    let world = match generate_world(params, terrain, Seed(args.seed)) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return false;
+        }
+    };
+    if let Some(png) = &args.png
+        && let Err(e) = render_png(&world, terrain, png)
+    {
+        eprintln!("error: cannot write {}: {e}", png.display());
+        return false;
+    }
+    match args.json.as_deref() {
+        Some("-") => {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{}", world.to_json_pretty());
+            let _ = out.flush();
+        }
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, world.to_json_pretty() + "\n") {
+                eprintln!("error: cannot write {path}: {e}");
+                return false;
+            }
+            println!("{}", summary(&world));
+        }
+        None => println!("{}", summary(&world)),
+    }
+    true
+}
+
+/// One line about a world, for the terminal.
+fn summary(world: &World) -> String {
+    let count = |kind: ObstacleKind| {
+        world
+            .obstacles
+            .iter()
+            .flatten()
+            .filter(|&&o| world.obstacle_types[o as usize].kind == kind)
+            .count()
+    };
+    let starts: Vec<String> = world
+        .path_starts()
+        .iter()
+        .map(|s| format!("{:?}→{:?} ({})", s.outside.pair(), s.entry.pair(), s.length))
+        .collect();
+    format!(
+        "world {} on {}: hub {:?}, paths {}, obstacles large {} small {} fuel {} minerals {}, attempts {} paths / {} terrain",
+        world.seed.0,
+        world.terrain,
+        world.hub.pair(),
+        starts.join(" "),
+        count(ObstacleKind::Large),
+        count(ObstacleKind::Small),
+        count(ObstacleKind::Fuel),
+        count(ObstacleKind::Minerals),
+        world.stats.path_attempts,
+        world.stats.terrain_attempts,
+    )
+}
+
+fn watch(
+    content: &mut ContentDb,
+    terrain_id: &str,
+    params: &WorldParams,
+    args: &GenerateArgs,
+) -> ExitCode {
+    let roots: Vec<PathBuf> = content
+        .mods
+        .iter()
+        .map(|m| m.root.clone())
+        .filter(|r| r.join("terrain").is_dir())
+        .map(|r| r.join("terrain"))
+        .collect();
+    let watcher = match FileWatcher::new(&roots) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot watch the terrain folders: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!(
+        "watching {} terrain folder(s); save a .terrain file to regenerate, Ctrl-C to stop",
+        roots.len()
+    );
+    loop {
+        let changed = watcher.wait(Duration::from_secs(3600));
+        let terrain_files: Vec<&Path> = changed
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|p| p.extension().is_some_and(|e| e == "terrain"))
+            .collect();
+        if terrain_files.is_empty() {
+            continue;
+        }
+        let mut ok = true;
+        for path in terrain_files {
+            match content.reload_terrain(path) {
+                Ok(id) => eprintln!("reloaded {id} from {}", path.display()),
+                Err(errors) => {
+                    ok = false;
+                    print_diagnostics(errors.iter());
+                    eprintln!("kept the last good version of {}", path.display());
+                }
+            }
+        }
+        if ok && generate_once(content, terrain_id, params, args) {
+            let _ = std::io::stdout().flush();
+        }
+    }
+}
