@@ -7,7 +7,7 @@ use std::sync::Arc;
 use common::{Mods, attacker, blueprint};
 use rampart::battle::{
     Battle, BattleConfig, Damage, EntityId, Gain, LogKind, Phase, PlayerCommand, Position,
-    ScheduleError,
+    ScheduleError, SpawnAt,
 };
 use rampart::content::{ContentDb, DamageType};
 use rampart::lua::ScriptErrorKind;
@@ -314,7 +314,7 @@ fn an_endless_loop_in_a_hook_is_stopped_and_the_battle_goes_on() {
 fn runaway_recursion_through_chains_is_refused() {
     let (_mods, content) = scripted();
     let mut b = battle(&content, 1);
-    b.place("t:echo", Position::default()).unwrap();
+    b.place("t:echo", Position::default(), 0).unwrap();
     let before = b.player().materials;
     b.command(
         |b| &b.chains.add_materials,
@@ -337,7 +337,7 @@ fn runaway_recursion_through_chains_is_refused() {
 fn reactions_cannot_change_what_they_see_and_registrations_can_be_removed() {
     let (_mods, content) = scripted();
     let mut b = battle(&content, 1);
-    let vandal = b.place("t:vandal", Position::default()).unwrap();
+    let vandal = b.place("t:vandal", Position::default(), 0).unwrap();
     let gain = Gain {
         amount: 4.0,
         source: None,
@@ -366,17 +366,19 @@ fn costs_go_through_the_blueprint_cost_query_and_are_paid() {
     let (_mods, content) = scripted();
     let mut b = battle(&content, 1);
     assert_eq!(b.player().materials, 30.0);
-    b.place("t:pricey", Position::default()).unwrap();
+    b.place("t:pricey", Position::default(), 0).unwrap();
     assert_eq!(
         b.player().materials,
         12.0,
         "20 - 2 discount from a load-time modifier"
     );
-    let refused = b.place("t:pricey", Position::default()).unwrap_err();
+    let refused = b
+        .place("t:pricey", Position { x: 3.0, y: 0.0 }, 0)
+        .unwrap_err();
     assert!(refused.contains("not enough materials"), "{refused}");
     // Abilities only during a wave; energy short falls back to materials.
     assert!(
-        b.place("t:zap", Position::default())
+        b.place("t:zap", Position::default(), 0)
             .unwrap_err()
             .contains("during a wave")
     );
@@ -387,16 +389,13 @@ fn costs_go_through_the_blueprint_cost_query_and_are_paid() {
     b.submit(PlayerCommand::StartWave);
     b.step();
     assert_eq!(b.phase(), Phase::Wave);
-    b.submit(PlayerCommand::Place {
-        blueprint: "t:pricey".into(),
-        position: Position::default(),
-    });
+    b.submit(PlayerCommand::place("t:pricey", 5.0, 0.0));
     b.step();
     assert!(b.log().iter().any(
         |l| matches!(&l.kind, LogKind::Refused { reason, .. } if reason.contains("between waves"))
     ));
     let materials = b.player().materials;
-    b.place("t:zap", Position::default()).unwrap();
+    b.place("t:zap", Position::default(), 0).unwrap();
     assert_eq!(
         b.player().materials,
         materials - 1.0 - 5.0,
@@ -410,7 +409,7 @@ fn a_wave_ends_when_nothing_is_left_and_fires_wave_finished() {
     let mut b = battle(&content, 1);
     let red = content.attacker_id("core:red_slime").unwrap();
     b.schedule(0, PlayerCommand::StartWave).unwrap();
-    b.schedule_spawn(2, red, Position::default());
+    b.schedule_spawn(2, red, SpawnAt::Point(Position::default()));
     b.run_ticks(4);
     assert_eq!(b.phase(), Phase::Wave, "an attacker is still alive");
     let slime = b.entities().next().unwrap().0;

@@ -132,7 +132,9 @@ enum Step {
 fn check_order(scripted: bool, slow_first: bool, order: &[Step]) {
     let content = example_a_content(scripted);
     let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
-    let frost = b.place("ex:frost", Position { x: 10.0, y: 0.0 }).unwrap();
+    let frost = b
+        .place("ex:frost", Position { x: 10.0, y: 0.0 }, 0)
+        .unwrap();
     let runner = b.spawn_attacker(
         content.attacker_id("ex:runner").unwrap(),
         Position { x: 0.0, y: 0.0 },
@@ -210,7 +212,7 @@ fn example_a_speed_with_lua_modifiers_in_any_order() {
 fn example_a_slow_ends_when_the_tower_is_removed() {
     let content = example_a_content(true);
     let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
-    let frost = b.place("ex:frost", Position { x: 0.0, y: 0.0 }).unwrap();
+    let frost = b.place("ex:frost", Position { x: 0.0, y: 0.0 }, 0).unwrap();
     let runner = b.spawn_attacker(
         content.attacker_id("ex:runner").unwrap(),
         Position { x: 1.0, y: 0.0 },
@@ -289,9 +291,9 @@ fn produce_energy(b: &mut Battle, source: EntityId) -> Outcome<Gain> {
 fn example_b_energy_becomes_materials_with_a_rust_modifier() {
     let mut b = Battle::new(example_b_content(), BattleConfig::new(Seed(2)));
     let seen = popups(&mut b);
-    let solar = b.place("ex:solar", Position::default()).unwrap();
+    let solar = b.place("ex:solar", Position::default(), 0).unwrap();
     let converter = b
-        .place("ex:plain_converter", Position { x: 1.0, y: 0.0 })
+        .place("ex:plain_converter", Position { x: 1.0, y: 0.0 }, 0)
         .unwrap();
     b.chains
         .add_energy
@@ -322,9 +324,9 @@ fn example_b_energy_becomes_materials_with_a_rust_modifier() {
 fn example_b_energy_becomes_materials_with_a_lua_modifier() {
     let mut b = Battle::new(example_b_content(), BattleConfig::new(Seed(2)));
     let seen = popups(&mut b);
-    let solar = b.place("ex:solar", Position::default()).unwrap();
+    let solar = b.place("ex:solar", Position::default(), 0).unwrap();
     let converter = b
-        .place("ex:converter", Position { x: 1.0, y: 0.0 })
+        .place("ex:converter", Position { x: 1.0, y: 0.0 }, 0)
         .unwrap();
     let (materials, energy) = (b.player().materials, b.player().energy);
     assert!(produce_energy(&mut b, solar).is_cancelled());

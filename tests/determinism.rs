@@ -7,7 +7,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use common::{Mods, attacker, blueprint};
-use rampart::battle::{Battle, BattleConfig, PlayerCommand, Position};
+use rampart::battle::{Battle, BattleConfig, PlayerCommand, Position, SpawnAt};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
 
@@ -67,33 +67,21 @@ fn scenario(content: &Arc<ContentDb>, batches: &[u64]) -> Vec<u64> {
     let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(20261121)));
     let dice = content.attacker_id("d:dice").unwrap();
     let armored = content.attacker_id("core:armored_skeleton").unwrap();
-    b.schedule(
-        0,
-        PlayerCommand::Place {
-            blueprint: "d:tax".into(),
-            position: Position { x: 2.0, y: 2.0 },
-        },
-    )
-    .unwrap();
+    b.schedule(0, PlayerCommand::place("d:tax", 2.0, 2.0))
+        .unwrap();
     b.schedule(3, PlayerCommand::StartWave).unwrap();
     for i in 0..12 {
         b.schedule_spawn(
             4 + i * 3,
             if i % 3 == 0 { armored } else { dice },
-            Position {
+            SpawnAt::Point(Position {
                 x: i as f64,
                 y: 0.0,
-            },
+            }),
         );
     }
-    b.schedule(
-        90,
-        PlayerCommand::Place {
-            blueprint: "core:grenade".into(),
-            position: Position::default(),
-        },
-    )
-    .unwrap();
+    b.schedule(90, PlayerCommand::place("core:grenade", 0.0, 0.0))
+        .unwrap();
     let mut hashes = Vec::new();
     for &n in batches {
         b.run_ticks(n);

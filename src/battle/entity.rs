@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::{Key, KeyData};
 
 use crate::content::{AttackerId, BlueprintId};
+use crate::worldgen::Pos;
 
 slotmap::new_key_type! {
     /// A stable, generational entity id: a slot index and a version, so an id of a dead entity
@@ -83,12 +84,21 @@ impl Position {
     }
 }
 
+/// Where an attacker is on the path network: a segment and how far along it (0 to 1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Route {
+    /// The segment, an index into the field's segments.
+    pub segment: usize,
+    /// How far along it, from 0 at its start to 1 at its end.
+    pub progress: f64,
+}
+
 /// One entity's state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entity {
     /// What it is.
     pub kind: EntityKind,
-    /// Where it is.
+    /// Where it is on the ground plane.
     pub position: Position,
     /// Hit points left (attackers).
     pub hp: f64,
@@ -96,4 +106,29 @@ pub struct Entity {
     pub max_hp: f64,
     /// The tick it appeared.
     pub created_at: u64,
+    /// Where an attacker walks, if it walks the path network.
+    pub route: Option<Route>,
+    /// The tile a building stands on.
+    pub tile: Option<Pos>,
+    /// Quarter turns clockwise from north, for rotatable buildings and abilities.
+    pub rotation: u8,
+    /// Damage this entity has dealt, for the info panel.
+    pub damage_dealt: f64,
+}
+
+impl Entity {
+    /// A new entity of `kind` at `position`, with everything else empty.
+    pub fn new(kind: EntityKind, position: Position, hp: f64, created_at: u64) -> Entity {
+        Entity {
+            kind,
+            position,
+            hp,
+            max_hp: hp,
+            created_at,
+            route: None,
+            tile: None,
+            rotation: 0,
+            damage_dealt: 0.0,
+        }
+    }
 }

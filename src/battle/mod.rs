@@ -8,10 +8,16 @@
 //! content, seed and commands give the same hash in any process.
 
 pub mod chains;
+mod economy;
 pub mod entity;
+pub mod field;
+mod lifecycle;
 mod lua_api;
+mod movement;
+mod placement;
 mod rules;
 pub mod scripting;
+mod spawning;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -21,17 +27,19 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 
 use crate::chain::{self, Outcome};
-use crate::content::{AttackerId, BlueprintId, BlueprintKind, ContentDb};
+use crate::content::{AttackerId, BlueprintId, ContentDb};
 use crate::lua::{Limits, ScriptError};
 use crate::rng::{Rng, Seed};
+use crate::worldgen::{Pos, World};
 
 pub use chains::{
     ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
     chain_kind,
 };
-pub use entity::{Entity, EntityId, EntityKind, Position};
-use scripting::Hook;
+pub use entity::{Entity, EntityId, EntityKind, Position, Route};
+pub use field::Field;
 pub use scripting::ScriptHost;
+pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 
 pub use crate::TICKS_PER_SECOND;
 
@@ -55,6 +63,15 @@ pub type Evt<T> = chain::Event<Battle, EntityId, T>;
 pub struct BattleConfig {
     /// The battle's seed (a branch of the level's seed).
     pub seed: Seed,
+    /// The world it is fought on. Without one (in tests of the rules alone) there are no paths to
+    /// walk and no tiles to check placements against.
+    pub world: Option<Arc<World>>,
+    /// What each wave sends, in order.
+    pub waves: Vec<WaveSpawns>,
+    /// The blueprints the player has; `None` means every blueprint of the content.
+    pub collection: Option<Vec<String>>,
+    /// The blueprint the game places on the Hub's tile at the start (e.g. `core:hub`).
+    pub hub: Option<String>,
     /// Materials at the start.
     pub materials: f64,
     /// Energy at the start.
@@ -74,6 +91,10 @@ impl BattleConfig {
     pub fn new(seed: Seed) -> Self {
         BattleConfig {
             seed,
+            world: None,
+            waves: Vec::new(),
+            collection: None,
+            hub: None,
             materials: 30.0,
             energy: 0.0,
             energy_cap: 50.0,
@@ -121,14 +142,27 @@ pub enum PlayerCommand {
     Place {
         /// The blueprint's id, `mod:name`.
         blueprint: String,
-        /// Where.
+        /// Where: any point of the tile for a building.
         position: Position,
+        /// Quarter turns clockwise from north, for rotatable blueprints.
+        rotation: u8,
     },
     /// Remove a building.
     Remove {
         /// The building.
         entity: EntityId,
     },
+}
+
+impl PlayerCommand {
+    /// A placement without rotation.
+    pub fn place(blueprint: &str, x: f64, y: f64) -> PlayerCommand {
+        PlayerCommand::Place {
+            blueprint: blueprint.to_string(),
+            position: Position { x, y },
+            rotation: 0,
+        }
+    }
 }
 
 /// A line of the battle's log, for the client and for tests.
@@ -204,9 +238,15 @@ pub struct BattleState {
     /// Player commands not applied yet, by tick, in submission order.
     pub queue: BTreeMap<u64, Vec<PlayerCommand>>,
     /// Attackers waiting to appear, by tick.
-    pub spawns: BTreeMap<u64, Vec<(AttackerId, Position)>>,
+    pub spawns: BTreeMap<u64, Vec<(AttackerId, SpawnAt)>>,
     /// Entities at 0 HP waiting to die at the end of the current command, with their killer.
     pub dying: Vec<(EntityId, Option<EntityId>)>,
+    /// How many attackers have passed each split, so the next takes the next branch.
+    pub splits: BTreeMap<Pos, u32>,
+    /// Waves each blueprint must still wait before it can be used.
+    pub cooldowns: BTreeMap<BlueprintId, u32>,
+    /// The Hub building, if the battle has one.
+    pub hub: Option<EntityId>,
 }
 
 /// A battle in progress.
@@ -216,6 +256,8 @@ pub struct Battle {
     pub chains: Chains,
     content: Arc<ContentDb>,
     config: BattleConfig,
+    field: Option<Arc<Field>>,
+    collection: Vec<BlueprintId>,
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
     depth: u32,
@@ -247,12 +289,27 @@ impl Battle {
             queue: BTreeMap::new(),
             spawns: BTreeMap::new(),
             dying: Vec::new(),
+            splits: BTreeMap::new(),
+            cooldowns: BTreeMap::new(),
+            hub: None,
         };
+        let collection = match &config.collection {
+            None => (0..content.blueprints.len() as u32)
+                .map(BlueprintId)
+                .collect(),
+            Some(ids) => ids
+                .iter()
+                .filter_map(|id| content.blueprint_id(id))
+                .collect(),
+        };
+        let field = config.world.clone().map(|w| Arc::new(Field::new(w)));
         let mut battle = Battle {
             state,
             chains: Chains::new(),
             content,
             config,
+            field,
+            collection,
             scripts: None,
             log: Vec::new(),
             depth: 0,
@@ -261,7 +318,19 @@ impl Battle {
         let host = ScriptHost::new(&battle.content, &battle.config.script_limits);
         battle.scripts = Some(host.clone());
         host.load_all(&mut battle);
+        battle.start_cooldowns();
+        battle.place_hub();
         battle
+    }
+
+    /// The world as the battle sees it, if it has one.
+    pub fn field(&self) -> Option<&Arc<Field>> {
+        self.field.as_ref()
+    }
+
+    /// The blueprints the player can use in this battle.
+    pub fn collection(&self) -> &[BlueprintId] {
+        &self.collection
     }
 
     /// The content the battle was made from.
@@ -304,7 +373,7 @@ impl Battle {
         self.state.entities.get(id)
     }
 
-    /// Moves an entity (movement rules come with the full simulation).
+    /// Moves an entity by hand (attackers on a path move by themselves).
     pub fn set_position(&mut self, id: EntityId, position: Position) {
         if let Some(e) = self.state.entities.get_mut(id) {
             e.position = position;
@@ -360,12 +429,12 @@ impl Battle {
     }
 
     /// Schedules an attacker to appear at `tick`.
-    pub fn schedule_spawn(&mut self, tick: u64, attacker: AttackerId, position: Position) {
+    pub fn schedule_spawn(&mut self, tick: u64, attacker: AttackerId, at: SpawnAt) {
         self.state
             .spawns
             .entry(tick.max(self.state.tick))
             .or_default()
-            .push((attacker, position));
+            .push((attacker, at));
     }
 
     /// Runs one tick: the commands stamped for it, the attackers due, every script's `on_tick`,
@@ -375,16 +444,15 @@ impl Battle {
         for command in self.state.queue.remove(&tick).unwrap_or_default() {
             self.apply(command);
         }
-        for (attacker, position) in self.state.spawns.remove(&tick).unwrap_or_default() {
-            self.spawn_attacker(attacker, position);
+        for (attacker, at) in self.state.spawns.remove(&tick).unwrap_or_default() {
+            self.spawn(attacker, at);
         }
+        self.move_attackers();
         if let Some(host) = self.scripts.clone() {
             host.tick_all(self);
         }
         self.resolve_deaths();
-        if self.state.phase == Phase::Wave && self.state.spawns.is_empty() && !self.any_attacker() {
-            self.finish_wave();
-        }
+        self.end_wave_if_over();
         self.state.tick += 1;
     }
 
@@ -395,219 +463,19 @@ impl Battle {
         }
     }
 
-    fn any_attacker(&self) -> bool {
-        self.state
-            .entities
-            .values()
-            .any(|e| matches!(e.kind, EntityKind::Attacker(_)))
-    }
-
     fn apply(&mut self, command: PlayerCommand) {
         let result = match &command {
             PlayerCommand::StartWave => self.start_wave(),
             PlayerCommand::Place {
                 blueprint,
                 position,
-            } => self.place(blueprint, *position).map(|_| ()),
+                rotation,
+            } => self.place(blueprint, *position, *rotation).map(|_| ()),
             PlayerCommand::Remove { entity } => self.remove_building(*entity),
         };
         if let Err(reason) = result {
             self.push_log(LogKind::Refused { command, reason });
         }
-    }
-
-    fn start_wave(&mut self) -> Result<(), String> {
-        let wave = Wave {
-            wave: self.state.wave + 1,
-        };
-        match self.command(|b| &b.chains.start_wave, wave) {
-            Outcome::Applied(_) => Ok(()),
-            Outcome::Cancelled => Err(match self.state.phase {
-                Phase::Wave => "a wave is already running".into(),
-                Phase::Won | Phase::Lost => "the battle is over".into(),
-                Phase::Build => "the wave was held back".into(),
-            }),
-        }
-    }
-
-    /// Ends the running wave: back to building, and `wave_finished` fires.
-    pub fn finish_wave(&mut self) {
-        if self.state.phase != Phase::Wave {
-            return;
-        }
-        self.state.phase = Phase::Build;
-        let wave = Wave {
-            wave: self.state.wave,
-        };
-        self.emit(|b| &b.chains.wave_finished, &wave);
-    }
-
-    /// Builds a building or uses an ability, paying its cost (through the `blueprint_cost`
-    /// query). Placement rules on the world come with the full simulation.
-    pub fn place(&mut self, blueprint: &str, position: Position) -> Result<EntityId, String> {
-        let id = self
-            .content
-            .blueprint_id(blueprint)
-            .ok_or_else(|| format!("there is no blueprint `{blueprint}`"))?;
-        let kind = self.content.blueprint(id).kind;
-        match (kind.is_building(), self.state.phase) {
-            (_, Phase::Won | Phase::Lost) => return Err("the battle is over".into()),
-            (true, Phase::Wave) => return Err("buildings can only be placed between waves".into()),
-            (false, Phase::Build) => return Err("abilities can only be used during a wave".into()),
-            _ => {}
-        }
-        let cost = self.query(
-            |b| &b.chains.blueprint_cost,
-            &StatOf {
-                blueprint: id,
-                entity: None,
-            },
-        );
-        self.pay(cost)?;
-        let entity_kind = if kind == BlueprintKind::Ability {
-            EntityKind::Ability(id)
-        } else {
-            EntityKind::Building(id)
-        };
-        let entity = self.state.entities.insert(Entity {
-            kind: entity_kind,
-            position,
-            hp: 0.0,
-            max_hp: 0.0,
-            created_at: self.state.tick,
-        });
-        if let Some(host) = self.scripts.clone() {
-            host.attach(self, entity);
-        }
-        let event = EntityEvent {
-            entity,
-            other: None,
-        };
-        if kind == BlueprintKind::Ability {
-            self.emit(|b| &b.chains.ability_used, &event);
-        } else {
-            self.emit(|b| &b.chains.building_placed, &event);
-        }
-        if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, Hook::Placed);
-        }
-        self.resolve_deaths();
-        Ok(entity)
-    }
-
-    /// Pays a cost: materials, and energy of which any shortfall is paid with materials.
-    fn pay(&mut self, cost: crate::content::Cost) -> Result<(), String> {
-        let p = &mut self.state.player;
-        let from_energy = cost.energy.min(p.energy);
-        let materials = cost.materials + (cost.energy - from_energy);
-        if materials > p.materials + 1e-9 {
-            return Err(format!(
-                "not enough materials: {materials} needed, {} available",
-                p.materials
-            ));
-        }
-        p.energy -= from_energy;
-        p.materials -= materials;
-        Ok(())
-    }
-
-    fn remove_building(&mut self, entity: EntityId) -> Result<(), String> {
-        let Some(e) = self.state.entities.get(entity) else {
-            return Err("that building no longer exists".into());
-        };
-        let EntityKind::Building(bp) = e.kind else {
-            return Err("only buildings can be removed".into());
-        };
-        if self.content.blueprint(bp).placement() == crate::content::Placement::Fixed {
-            return Err(format!(
-                "{} cannot be removed",
-                self.content.blueprint(bp).name
-            ));
-        }
-        self.emit(
-            |b| &b.chains.building_removed,
-            &EntityEvent {
-                entity,
-                other: None,
-            },
-        );
-        if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, Hook::Removed);
-        }
-        self.destroy(entity);
-        Ok(())
-    }
-
-    /// Brings an attacker into the battle; `attacker_spawned` fires and its script's `on_spawn`
-    /// runs.
-    pub fn spawn_attacker(&mut self, attacker: AttackerId, position: Position) -> EntityId {
-        let max_hp = self.content.attacker(attacker).max_health;
-        let entity = self.state.entities.insert(Entity {
-            kind: EntityKind::Attacker(attacker),
-            position,
-            hp: max_hp,
-            max_hp,
-            created_at: self.state.tick,
-        });
-        if let Some(host) = self.scripts.clone() {
-            host.attach(self, entity);
-        }
-        self.emit(
-            |b| &b.chains.attacker_spawned,
-            &EntityEvent {
-                entity,
-                other: None,
-            },
-        );
-        if let Some(host) = self.scripts.clone() {
-            host.call_hook(self, entity, Hook::Spawn);
-        }
-        entity
-    }
-
-    /// Kills the attackers brought to 0 HP: `attacker_killed` fires, `on_death` runs, what they
-    /// spawn on death appears where they fell, and they are removed.
-    fn resolve_deaths(&mut self) {
-        while !self.state.dying.is_empty() {
-            let dying = std::mem::take(&mut self.state.dying);
-            for (entity, killer) in dying {
-                let Some(e) = self.state.entities.get(entity) else {
-                    continue;
-                };
-                let (kind, position) = (e.kind, e.position);
-                self.emit(
-                    |b| &b.chains.attacker_killed,
-                    &EntityEvent {
-                        entity,
-                        other: killer,
-                    },
-                );
-                if let Some(host) = self.scripts.clone() {
-                    host.call_hook(self, entity, Hook::Death);
-                }
-                self.destroy(entity);
-                if let EntityKind::Attacker(a) = kind {
-                    let content = self.content.clone();
-                    for spawn in &content.attacker(a).spawns_on_death {
-                        if let Some(child) = content.attacker_id(&spawn.attacker) {
-                            for _ in 0..spawn.count {
-                                self.spawn_attacker(child, position);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Removes an entity and everything it registered or that was scoped to it.
-    fn destroy(&mut self, entity: EntityId) {
-        self.chains.remove_owner(Owner::Entity(entity));
-        self.chains.remove_subject(entity);
-        if let Some(host) = self.scripts.clone() {
-            host.detach(entity);
-        }
-        self.state.entities.remove(entity);
     }
 
     /// Runs a command chain, with the nesting guard; deaths it caused resolve when the outermost
@@ -694,10 +562,5 @@ impl Battle {
     pub fn state_hash(&self) -> u64 {
         let bytes = postcard::to_stdvec(&self.state).expect("battle state always serialises");
         xxhash_rust::xxh3::xxh3_64(&bytes)
-    }
-
-    /// The kind of a blueprint, for callers holding only its id.
-    pub fn blueprint_kind(&self, id: BlueprintId) -> BlueprintKind {
-        self.content.blueprint(id).kind
     }
 }

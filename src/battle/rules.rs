@@ -23,6 +23,14 @@ pub(super) fn install(b: &mut Battle) {
         handlers.iter().all(Result::is_ok),
         "a fresh battle has no handlers yet"
     );
+    // Production and cooldowns come with the end of a wave, between content reacting early
+    // (negative priorities) and late (positive ones).
+    c.wave_finished.react(
+        Owner::Engine,
+        Scope::Global,
+        0,
+        Box::new(|b: &mut Battle, _: &Wave| b.after_wave()),
+    );
     // Runs before any content modifier: a wave cannot start while one runs or after the end.
     c.start_wave
         .modify(
@@ -91,6 +99,7 @@ fn apply_start_wave(b: &mut Battle, w: &mut Wave) {
     let state = b.state_mut();
     state.wave = w.wave;
     state.phase = Phase::Wave;
+    b.queue_wave(w.wave);
     b.emit(|b| &b.chains.wave_started, w);
 }
 

@@ -1,13 +1,13 @@
 //! The tile grid: positions, neighbours, distances, and the crowding kernel that several stages
 //! use to spread things out.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::terrain::Direction;
 
 /// A tile position. `x` grows east, `y` grows north, `(0, 0)` is the south-west tile. Positions
 /// just outside the world (path starts) are valid values too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
     /// Column, growing east.
     pub x: i32,

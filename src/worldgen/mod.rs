@@ -26,12 +26,13 @@ pub mod noise_expr;
 pub mod obstacles;
 mod render;
 pub mod scatter;
+mod surface;
 pub mod wfc;
 mod world;
 
 pub use grid::{Grid, Pos};
 pub use render::render_png;
-pub use world::{GenStats, World};
+pub use world::{GenStats, LEVEL_HEIGHT, World};
 
 use annealing::AnnealConfig;
 use modules::ModuleSet;

@@ -1,0 +1,246 @@
+//! Entities coming and going: attackers appearing and dying, buildings built and removed,
+//! abilities used.
+
+use super::chains::{EntityEvent, StatOf};
+use super::entity::{Entity, EntityId, EntityKind, Position, Route};
+use super::scripting::Hook;
+use super::{Battle, Owner, Phase};
+use crate::content::{AttackerId, BlueprintKind, Placement};
+
+impl Battle {
+    /// Brings an attacker into the battle at `position`, walking `route` if given;
+    /// `attacker_spawned` fires and its script's `on_spawn` runs.
+    pub fn spawn_attacker_at(
+        &mut self,
+        attacker: AttackerId,
+        position: Position,
+        route: Option<Route>,
+    ) -> EntityId {
+        let max_hp = self.content.attacker(attacker).max_health;
+        let mut e = Entity::new(
+            EntityKind::Attacker(attacker),
+            position,
+            max_hp,
+            self.state.tick,
+        );
+        e.route = route;
+        let entity = self.state.entities.insert(e);
+        if let Some(host) = self.scripts.clone() {
+            host.attach(self, entity);
+        }
+        self.emit(
+            |b| &b.chains.attacker_spawned,
+            &EntityEvent {
+                entity,
+                other: None,
+            },
+        );
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, Hook::Spawn);
+        }
+        entity
+    }
+
+    /// Brings an attacker into the battle standing at `position`, off the path network.
+    pub fn spawn_attacker(&mut self, attacker: AttackerId, position: Position) -> EntityId {
+        self.spawn_attacker_at(attacker, position, None)
+    }
+
+    /// Builds a building or uses an ability: checks the phase, the collection, the cooldown and
+    /// where it goes, pays its cost (through the `blueprint_cost` query), and puts it in the
+    /// world. Every refusal says why.
+    pub fn place(
+        &mut self,
+        blueprint: &str,
+        position: Position,
+        rotation: u8,
+    ) -> Result<EntityId, String> {
+        let id = self
+            .content
+            .blueprint_id(blueprint)
+            .ok_or_else(|| format!("there is no blueprint `{blueprint}`"))?;
+        let bp = self.content.blueprint(id);
+        let (kind, placement, name) = (bp.kind, bp.placement(), bp.name.clone());
+        match (kind.is_building(), self.state.phase) {
+            (_, Phase::Won | Phase::Lost) => return Err("the battle is over".into()),
+            (true, Phase::Wave) => return Err("buildings can only be placed between waves".into()),
+            (false, Phase::Build) => return Err("abilities can only be used during a wave".into()),
+            _ => {}
+        }
+        if !self.collection.contains(&id) {
+            return Err(format!("you do not have the {name} blueprint"));
+        }
+        if let Some(&waves) = self.state.cooldowns.get(&id).filter(|w| **w > 0) {
+            let plural = if waves == 1 { "" } else { "s" };
+            return Err(format!(
+                "{name} is cooling down for {waves} more wave{plural}"
+            ));
+        }
+        let tile = self.check_placement(id, &placement, position)?;
+        let cost = self.query(
+            |b| &b.chains.blueprint_cost,
+            &StatOf {
+                blueprint: id,
+                entity: None,
+            },
+        );
+        self.pay(cost)?;
+        self.start_cooldown(id);
+
+        let rotatable = matches!(
+            placement,
+            Placement::Tile {
+                rotatable: true,
+                ..
+            } | Placement::Surface { rotatable: true }
+        );
+        let position = match tile {
+            Some(t) => Position {
+                x: f64::from(t.x),
+                y: f64::from(t.y),
+            },
+            None => position,
+        };
+        let entity_kind = if kind == BlueprintKind::Ability {
+            EntityKind::Ability(id)
+        } else {
+            EntityKind::Building(id)
+        };
+        let mut e = Entity::new(entity_kind, position, 0.0, self.state.tick);
+        e.tile = tile;
+        e.rotation = if rotatable { rotation % 4 } else { 0 };
+        let entity = self.state.entities.insert(e);
+        self.finish_placing(entity, kind);
+        Ok(entity)
+    }
+
+    /// Attaches the script of a new building or ability, fires its event and calls `on_placed`.
+    fn finish_placing(&mut self, entity: EntityId, kind: BlueprintKind) {
+        if let Some(host) = self.scripts.clone() {
+            host.attach(self, entity);
+        }
+        let event = EntityEvent {
+            entity,
+            other: None,
+        };
+        if kind == BlueprintKind::Ability {
+            self.emit(|b| &b.chains.ability_used, &event);
+        } else {
+            self.emit(|b| &b.chains.building_placed, &event);
+        }
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, Hook::Placed);
+        }
+        self.resolve_deaths();
+    }
+
+    /// Puts the configured Hub building on the Hub's tile, for free.
+    pub(super) fn place_hub(&mut self) {
+        let (Some(hub), Some(field)) = (self.config.hub.clone(), self.field.clone()) else {
+            return;
+        };
+        let Some(id) = self.content.blueprint_id(&hub) else {
+            self.push_log(super::LogKind::Refused {
+                command: super::PlayerCommand::place(&hub, 0.0, 0.0),
+                reason: format!("the Hub blueprint `{hub}` is not loaded"),
+            });
+            return;
+        };
+        let tile = field.hub();
+        let mut e = Entity::new(
+            EntityKind::Building(id),
+            Position {
+                x: f64::from(tile.x),
+                y: f64::from(tile.y),
+            },
+            0.0,
+            self.state.tick,
+        );
+        e.tile = Some(tile);
+        let entity = self.state.entities.insert(e);
+        self.state.hub = Some(entity);
+        self.finish_placing(entity, self.content.blueprint(id).kind);
+    }
+
+    /// Removes a building the player no longer wants; permanent ones (the Hub) stay.
+    pub(super) fn remove_building(&mut self, entity: EntityId) -> Result<(), String> {
+        let Some(e) = self.state.entities.get(entity) else {
+            return Err("that building no longer exists".into());
+        };
+        let EntityKind::Building(bp) = e.kind else {
+            return Err("only buildings can be removed".into());
+        };
+        let bp = self.content.blueprint(bp);
+        if bp.placement() == Placement::Fixed {
+            return Err(format!("the {} cannot be removed", bp.name));
+        }
+        self.remove(entity);
+        Ok(())
+    }
+
+    /// Takes a building or ability out of the world: `building_removed` fires (for buildings)
+    /// and its script's `on_removed` runs.
+    pub fn remove(&mut self, entity: EntityId) {
+        let Some(e) = self.state.entities.get(entity) else {
+            return;
+        };
+        if matches!(e.kind, EntityKind::Building(_)) {
+            self.emit(
+                |b| &b.chains.building_removed,
+                &EntityEvent {
+                    entity,
+                    other: None,
+                },
+            );
+        }
+        if let Some(host) = self.scripts.clone() {
+            host.call_hook(self, entity, Hook::Removed);
+        }
+        self.destroy(entity);
+    }
+
+    /// Kills the attackers brought to 0 HP: `attacker_killed` fires, `on_death` runs, what they
+    /// spawn on death appears where they fell (walking on from there), and they are removed.
+    pub(super) fn resolve_deaths(&mut self) {
+        while !self.state.dying.is_empty() {
+            let dying = std::mem::take(&mut self.state.dying);
+            for (entity, killer) in dying {
+                let Some(e) = self.state.entities.get(entity) else {
+                    continue;
+                };
+                let (kind, position, route) = (e.kind, e.position, e.route);
+                self.emit(
+                    |b| &b.chains.attacker_killed,
+                    &EntityEvent {
+                        entity,
+                        other: killer,
+                    },
+                );
+                if let Some(host) = self.scripts.clone() {
+                    host.call_hook(self, entity, Hook::Death);
+                }
+                self.destroy(entity);
+                if let EntityKind::Attacker(a) = kind {
+                    let content = self.content.clone();
+                    for spawn in &content.attacker(a).spawns_on_death {
+                        if let Some(child) = content.attacker_id(&spawn.attacker) {
+                            for _ in 0..spawn.count {
+                                self.spawn_attacker_at(child, position, route);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes an entity and everything it registered or that was scoped to it.
+    pub(super) fn destroy(&mut self, entity: EntityId) {
+        self.chains.remove_owner(Owner::Entity(entity));
+        self.chains.remove_subject(entity);
+        if let Some(host) = self.scripts.clone() {
+            host.detach(entity);
+        }
+        self.state.entities.remove(entity);
+    }
+}

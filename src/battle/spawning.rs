@@ -1,0 +1,130 @@
+//! Waves: starting them, sending their attackers in at the path starts, and ending them when
+//! everything has been sent and nothing is left alive.
+
+use serde::{Deserialize, Serialize};
+
+use super::chains::Wave;
+use super::entity::{EntityId, EntityKind, Position, Route};
+use super::{Battle, LogKind, Phase};
+use crate::chain::Outcome;
+use crate::content::AttackerId;
+
+/// Where a spawned attacker appears.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SpawnAt {
+    /// Outside the world at path start `n`, walking in.
+    Path(usize),
+    /// Somewhere on the path network, walking on (children of an attacker that died there).
+    Route(Route),
+    /// At a point, off the path network (standing still).
+    Point(Position),
+}
+
+/// One attacker of a wave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaveSpawn {
+    /// Ticks after the wave starts.
+    pub delay: u32,
+    /// The path start it comes from.
+    pub path: usize,
+    /// The attacker type, `mod:name`.
+    pub attacker: String,
+}
+
+/// Everything one wave sends, in any order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WaveSpawns {
+    /// The attackers.
+    pub spawns: Vec<WaveSpawn>,
+}
+
+impl Battle {
+    /// Starts the next wave through the `start_wave` command (which content may cancel).
+    pub(super) fn start_wave(&mut self) -> Result<(), String> {
+        if self.state.phase == Phase::Build
+            && self.state.wave as usize >= self.config.waves.len()
+            && !self.config.waves.is_empty()
+        {
+            return Err("there are no more waves".into());
+        }
+        let wave = Wave {
+            wave: self.state.wave + 1,
+        };
+        match self.command(|b| &b.chains.start_wave, wave) {
+            Outcome::Applied(_) => Ok(()),
+            Outcome::Cancelled => Err(match self.state.phase {
+                Phase::Wave => "a wave is already running".into(),
+                Phase::Won | Phase::Lost => "the battle is over".into(),
+                Phase::Build => "the wave was held back".into(),
+            }),
+        }
+    }
+
+    /// Queues the attackers of wave `number` (from 1), relative to the current tick.
+    pub(super) fn queue_wave(&mut self, number: u32) {
+        let Some(wave) = self.config.waves.get(number as usize - 1).cloned() else {
+            return;
+        };
+        let now = self.state.tick;
+        for spawn in wave.spawns {
+            match self.content.attacker_id(&spawn.attacker) {
+                Some(id) => {
+                    self.schedule_spawn(now + u64::from(spawn.delay), id, SpawnAt::Path(spawn.path))
+                }
+                None => self.push_log(LogKind::Refused {
+                    command: super::PlayerCommand::StartWave,
+                    reason: format!(
+                        "wave {number} names an unknown attacker type `{}`",
+                        spawn.attacker
+                    ),
+                }),
+            }
+        }
+    }
+
+    /// Ends the running wave when everything has been sent and no attacker is left.
+    pub(super) fn end_wave_if_over(&mut self) {
+        let anyone = self
+            .state
+            .entities
+            .values()
+            .any(|e| matches!(e.kind, EntityKind::Attacker(_)));
+        if self.state.phase == Phase::Wave && self.state.spawns.is_empty() && !anyone {
+            self.finish_wave();
+        }
+    }
+
+    /// Ends the running wave: back to building, and `wave_finished` fires (production and
+    /// cooldowns react to it).
+    pub fn finish_wave(&mut self) {
+        if self.state.phase != Phase::Wave {
+            return;
+        }
+        self.state.phase = Phase::Build;
+        let wave = Wave {
+            wave: self.state.wave,
+        };
+        self.emit(|b| &b.chains.wave_finished, &wave);
+    }
+
+    /// Brings a queued attacker in.
+    pub(super) fn spawn(&mut self, attacker: AttackerId, at: SpawnAt) -> Option<EntityId> {
+        match at {
+            SpawnAt::Point(p) => Some(self.spawn_attacker(attacker, p)),
+            SpawnAt::Route(route) => {
+                let p = self.field.as_ref()?.along(route.segment, route.progress);
+                Some(self.spawn_attacker_at(attacker, Position { x: p.x, y: p.y }, Some(route)))
+            }
+            SpawnAt::Path(n) => {
+                let field = self.field.clone()?;
+                let segment = field.entry(n)?;
+                let p = field.along(segment, 0.0);
+                let route = Route {
+                    segment,
+                    progress: 0.0,
+                };
+                Some(self.spawn_attacker_at(attacker, Position { x: p.x, y: p.y }, Some(route)))
+            }
+        }
+    }
+}
