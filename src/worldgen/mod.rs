@@ -20,6 +20,7 @@ pub mod annealing;
 pub mod endpoints;
 pub mod final_paths;
 pub mod grid;
+mod layout;
 pub mod modules;
 pub mod noise;
 pub mod noise_expr;
