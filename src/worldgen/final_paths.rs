@@ -12,7 +12,8 @@
 //! best is popped first — a tile whose minimum distance equals the steps left above all, then
 //! going straight, then the least crowded. On reaching the hub or the existing network the path is
 //! accepted if its length fits exactly and it passes a tile not adjacent to the existing network
-//! (RP10). After a success the search continues from the *other* end of the queue, so the next
+//! (RP10), without crowding every such tile of an earlier path (so RP10 also holds when the
+//! finished network is read in any order). After a success the search continues from the *other* end of the queue, so the next
 //! branch shares as little as possible with the last, until the branch budget is used.
 
 use std::collections::VecDeque;
@@ -130,6 +131,7 @@ pub fn finalize_paths(
         out_degree: vec![0; grid.len()],
         segments: Vec::new(),
         branches: Vec::new(),
+        witnesses: Vec::new(),
         extra: 0,
         crowding,
     };
@@ -246,6 +248,8 @@ struct Network {
     out_degree: Vec<u32>,
     segments: Vec<(Pos, Pos)>,
     branches: Vec<Vec<Pos>>,
+    /// Per accepted path, its new tiles that touch no tile of any other path.
+    witnesses: Vec<Vec<Pos>>,
     extra: u32,
     crowding: Crowding,
 }
@@ -264,16 +268,35 @@ impl Network {
                 None => fresh.push(p),
             }
         }
-        // RP10: some new tile touches no tile of the existing network.
-        let far = fresh.iter().any(|&p| {
-            (-1..=1).all(|dy| {
-                (-1..=1).all(|dx| {
-                    let q = Pos::new(p.x + dx, p.y + dy);
-                    !grid.contains(q) || self.distance[grid.index(q)].is_none()
+        // RP10: some new tile touches no tile of the existing network. Those tiles are the
+        // branch's witnesses; later branches must leave every earlier branch at least one, so
+        // the rule holds in the finished network too, whatever order it is read in.
+        let witnesses: Vec<Pos> = fresh
+            .iter()
+            .copied()
+            .filter(|&p| {
+                (-1..=1).all(|dy| {
+                    (-1..=1).all(|dx| {
+                        let q = Pos::new(p.x + dx, p.y + dy);
+                        !grid.contains(q) || self.distance[grid.index(q)].is_none()
+                    })
                 })
             })
-        });
-        if !far {
+            .collect();
+        if witnesses.is_empty() {
+            return false;
+        }
+        let kept: Vec<Vec<Pos>> = self
+            .witnesses
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .copied()
+                    .filter(|&w| !fresh.iter().any(|&f| w.touches(f)))
+                    .collect()
+            })
+            .collect();
+        if kept.iter().any(Vec::is_empty) {
             return false;
         }
         let new_segments: Vec<(Pos, Pos)> = proto
@@ -304,6 +327,8 @@ impl Network {
         }
         self.segments.extend(new_segments);
         self.branches.push(proto.to_vec());
+        self.witnesses = kept;
+        self.witnesses.push(witnesses);
         true
     }
 }
