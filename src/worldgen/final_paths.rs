@@ -30,7 +30,7 @@ use crate::terrain::{Direction, TerrainType};
 const FIRST_PATH_BUDGET: usize = 20_000;
 /// Further prototypes expanded per start while looking for extra branches; most branches are
 /// found early, and a search that finds none would otherwise comb the whole world.
-const BRANCH_BUDGET: usize = 3_000;
+const BRANCH_BUDGET: usize = 1_000;
 
 /// One path start of the final network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
