@@ -268,10 +268,13 @@ fn check(json: &str, terrain: &TerrainType, lengths: &[u32], branches: u32, stat
     assert!(extra as u32 <= branches, "{ctx}: {extra} extra branches");
 
     // RP10, in the order the branches were made: each adds a tile touching no earlier path tile.
+    // Stronger, and independent of the order: that tile touches no path tile outside its own
+    // branch, later branches included.
     let mut existing: BTreeSet<P> = BTreeSet::from([hub]);
+    let mut sections: Vec<BTreeSet<P>> = Vec::new();
     for branch in w["branches"].as_array().unwrap() {
         let branch: Vec<P> = branch.as_array().unwrap().iter().map(pair).collect();
-        let fresh: Vec<P> = branch
+        let fresh: BTreeSet<P> = branch
             .iter()
             .copied()
             .filter(|p| !existing.contains(p))
@@ -281,8 +284,20 @@ fn check(json: &str, terrain: &TerrainType, lengths: &[u32], branches: u32, stat
         });
         assert!(far, "{ctx}: RP10 branch {branch:?}");
         existing.extend(branch);
+        sections.push(fresh);
     }
     assert_eq!(existing, path_tiles, "{ctx}: branches cover the network");
+    for section in &sections {
+        let alone = section.iter().any(|p| {
+            (-1..=1).all(|dy| {
+                (-1..=1).all(|dx| {
+                    let q = (p.0 + dx, p.1 + dy);
+                    !path_tiles.contains(&q) || section.contains(&q)
+                })
+            })
+        });
+        assert!(alone, "{ctx}: RP10 (any order) section {section:?}");
+    }
 
     // RW5: a tile with an obstacle or a path cannot be built on; everything else free can.
     let buildable = tiles

@@ -12,7 +12,8 @@
 //! best is popped first — a tile whose minimum distance equals the steps left above all, then
 //! going straight, then the least crowded. On reaching the hub or the existing network the path is
 //! accepted if its length fits exactly and it passes a tile not adjacent to the existing network
-//! (RP10). After a success the search continues from the *other* end of the queue, so the next
+//! (RP10), without crowding every such tile of an earlier path (so RP10 also holds when the
+//! finished network is read in any order). After a success the search continues from the *other* end of the queue, so the next
 //! branch shares as little as possible with the last, until the branch budget is used.
 
 use std::collections::VecDeque;
@@ -25,8 +26,11 @@ use super::wfc::Terrain;
 use crate::rng::Rng;
 use crate::terrain::{Direction, TerrainType};
 
-/// Prototypes expanded per start before giving up on finding (more) paths.
-const EXPANSION_BUDGET: usize = 20_000;
+/// Prototypes expanded per start before giving up on its first path.
+const FIRST_PATH_BUDGET: usize = 20_000;
+/// Further prototypes expanded per start while looking for extra branches; most branches are
+/// found early, and a search that finds none would otherwise comb the whole world.
+const BRANCH_BUDGET: usize = 1_000;
 
 /// One path start of the final network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,86 +134,50 @@ pub fn finalize_paths(
         out_degree: vec![0; grid.len()],
         segments: Vec::new(),
         branches: Vec::new(),
+        witnesses: Vec::new(),
         extra: 0,
         crowding,
     };
     net.distance[grid.index(hub)] = Some(0);
 
-    for (k, (&entry, &steps)) in entries.iter().zip(&endpoints.steps).enumerate() {
-        let mut queue: VecDeque<Vec<Pos>> = VecDeque::new();
-        queue.push_back(vec![entry]);
-        let mut success = false;
-        let mut found = false;
-        let mut expansions = 0;
-        loop {
-            if found && net.extra >= max_extra_branches {
-                break;
-            }
-            let popped = if success {
-                queue.pop_front()
-            } else {
-                queue.pop_back()
-            };
-            let Some(proto) = popped else { break };
-            expansions += 1;
-            if expansions > EXPANSION_BUDGET {
-                break;
-            }
-            let last = *proto.last().unwrap_or(&entry);
-            let left = steps as i64 - (proto.len() as i64 - 1);
-            if proto.len() > 1 && net.distance[grid.index(last)].is_some() {
-                success = net.try_finish(&proto, steps, found, max_extra_branches);
-                found |= success;
-                continue;
-            }
-            success = false;
-            let mut next: Vec<(Pos, (bool, bool, f64))> = Vec::new();
-            for (d, c) in grid.neighbours(last) {
-                let ci = grid.index(c);
-                let after = left - 1;
-                let fits = |v: Option<u32>| v.is_some_and(|v| i64::from(v) == after);
-                let ok = search.passable(last, c, d)
-                    && min_dist[ci].is_some_and(|m| i64::from(m) <= after)
-                    && original[ci].is_none_or(|o| i64::from(o) == after)
-                    && net.distance[ci].is_none_or(|o| i64::from(o) == after)
-                    && (c != hub || after == 0)
-                    && !entries.iter().enumerate().any(|(j, &e)| j != k && e == c)
-                    && !proto.contains(&c);
-                if !ok {
-                    continue;
-                }
-                let straight = proto.len() >= 2 && {
-                    let before = proto[proto.len() - 2];
-                    before.direction_to(last) == Some(d)
-                };
-                next.push((
-                    c,
-                    (
-                        fits(min_dist[ci]),
-                        straight,
-                        net.crowding.total(c) + net.crowding.edge(c),
-                    ),
-                ));
-            }
-            // Shuffle first so that equal keys come in random order, then push the best last.
-            rng.shuffle(&mut next);
-            next.sort_by(|a, b| {
-                (a.1.0, a.1.1)
-                    .cmp(&(b.1.0, b.1.1))
-                    .then(b.1.2.total_cmp(&a.1.2))
-            });
-            for (c, _) in next {
-                let mut p = proto.clone();
-                p.push(c);
-                queue.push_back(p);
-            }
-        }
-        if !found {
+    // Every start gets its first path before any start gets extra branches, so that short
+    // branches (with few witnesses for RP10) cannot leave a later start without any path.
+    let mut searches: Vec<StartSearch> = entries
+        .iter()
+        .zip(&endpoints.steps)
+        .enumerate()
+        .map(|(k, (&entry, &steps))| StartSearch {
+            k,
+            entry,
+            steps,
+            queue: VecDeque::from([vec![entry]]),
+            success: false,
+            expansions: 0,
+        })
+        .collect();
+    let shared = Shared {
+        search: &search,
+        hub,
+        entries,
+        original: &original,
+        min_dist: &min_dist,
+        max_extra_branches,
+    };
+    for s in &mut searches {
+        if !s.run(&shared, &mut net, true, rng) {
             return Err(GenError::FinalPaths(format!(
-                "no path of length {} fits from {entry:?}",
-                steps + 1
+                "no path of length {} fits from {:?}",
+                s.steps + 1,
+                s.entry
             )));
         }
+    }
+    for s in &mut searches {
+        if net.extra >= max_extra_branches {
+            break;
+        }
+        s.expansions = 0;
+        s.run(&shared, &mut net, false, rng);
     }
 
     let starts: Vec<PathStart> = entries
@@ -239,6 +207,104 @@ pub fn finalize_paths(
     })
 }
 
+/// What every start's search reads.
+struct Shared<'a> {
+    search: &'a Search<'a>,
+    hub: Pos,
+    entries: &'a [Pos],
+    original: &'a [Option<u32>],
+    min_dist: &'a [Option<u32>],
+    max_extra_branches: u32,
+}
+
+/// The depth-first search from one start, kept between its first path and its extra branches.
+struct StartSearch {
+    k: usize,
+    entry: Pos,
+    steps: u32,
+    queue: VecDeque<Vec<Pos>>,
+    success: bool,
+    expansions: usize,
+}
+
+impl StartSearch {
+    /// Searches until the first accepted path (`first_only`) or until the branch budget, the
+    /// queue or the expansion budget runs out. Returns whether it accepted a path.
+    fn run(&mut self, w: &Shared<'_>, net: &mut Network, first_only: bool, rng: &mut Rng) -> bool {
+        let grid = w.search.grid;
+        let mut accepted = false;
+        loop {
+            if !first_only && net.extra >= w.max_extra_branches {
+                return accepted;
+            }
+            let popped = if self.success {
+                self.queue.pop_front()
+            } else {
+                self.queue.pop_back()
+            };
+            let Some(proto) = popped else { return accepted };
+            self.expansions += 1;
+            if self.expansions
+                > if first_only {
+                    FIRST_PATH_BUDGET
+                } else {
+                    BRANCH_BUDGET
+                }
+            {
+                return accepted;
+            }
+            let last = *proto.last().unwrap_or(&self.entry);
+            let left = i64::from(self.steps) - (proto.len() as i64 - 1);
+            if proto.len() > 1 && net.distance[grid.index(last)].is_some() {
+                self.success =
+                    net.try_finish(&proto, self.steps, !first_only, w.max_extra_branches);
+                accepted |= self.success;
+                if self.success && first_only {
+                    return true;
+                }
+                continue;
+            }
+            self.success = false;
+            let after = left - 1;
+            let mut next: Vec<(Pos, (bool, bool, f64))> = Vec::new();
+            for (d, c) in grid.neighbours(last) {
+                let ci = grid.index(c);
+                let fits = |v: Option<u32>| v.is_some_and(|v| i64::from(v) == after);
+                let ok = w.search.passable(last, c, d)
+                    && w.min_dist[ci].is_some_and(|m| i64::from(m) <= after)
+                    && w.original[ci].is_none_or(|o| i64::from(o) == after)
+                    && net.distance[ci].is_none_or(|o| i64::from(o) == after)
+                    && (c != w.hub || after == 0)
+                    && !w
+                        .entries
+                        .iter()
+                        .enumerate()
+                        .any(|(j, &e)| j != self.k && e == c)
+                    && !proto.contains(&c);
+                if !ok {
+                    continue;
+                }
+                let straight =
+                    proto.len() >= 2 && proto[proto.len() - 2].direction_to(last) == Some(d);
+                let crowding = net.crowding.total(c) + net.crowding.edge(c);
+                next.push((c, (fits(w.min_dist[ci]), straight, crowding)));
+            }
+            // Shuffle first so that equal keys come in random order, then push the best last.
+            rng.shuffle(&mut next);
+            next.sort_by(|a, b| {
+                (a.1.0, a.1.1)
+                    .cmp(&(b.1.0, b.1.1))
+                    .then(b.1.2.total_cmp(&a.1.2))
+            });
+            for (c, _) in next {
+                let mut p = proto.clone();
+                p.push(c);
+                self.queue.push_back(p);
+            }
+        }
+    }
+}
+
 /// The network built so far.
 struct Network {
     grid: Grid,
@@ -246,6 +312,8 @@ struct Network {
     out_degree: Vec<u32>,
     segments: Vec<(Pos, Pos)>,
     branches: Vec<Vec<Pos>>,
+    /// Per accepted path, its new tiles that touch no tile of any other path.
+    witnesses: Vec<Vec<Pos>>,
     extra: u32,
     crowding: Crowding,
 }
@@ -264,16 +332,35 @@ impl Network {
                 None => fresh.push(p),
             }
         }
-        // RP10: some new tile touches no tile of the existing network.
-        let far = fresh.iter().any(|&p| {
-            (-1..=1).all(|dy| {
-                (-1..=1).all(|dx| {
-                    let q = Pos::new(p.x + dx, p.y + dy);
-                    !grid.contains(q) || self.distance[grid.index(q)].is_none()
+        // RP10: some new tile touches no tile of the existing network. Those tiles are the
+        // branch's witnesses; later branches must leave every earlier branch at least one, so
+        // the rule holds in the finished network too, whatever order it is read in.
+        let witnesses: Vec<Pos> = fresh
+            .iter()
+            .copied()
+            .filter(|&p| {
+                (-1..=1).all(|dy| {
+                    (-1..=1).all(|dx| {
+                        let q = Pos::new(p.x + dx, p.y + dy);
+                        !grid.contains(q) || self.distance[grid.index(q)].is_none()
+                    })
                 })
             })
-        });
-        if !far {
+            .collect();
+        if witnesses.is_empty() {
+            return false;
+        }
+        let kept: Vec<Vec<Pos>> = self
+            .witnesses
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .copied()
+                    .filter(|&w| !fresh.iter().any(|&f| w.touches(f)))
+                    .collect()
+            })
+            .collect();
+        if kept.iter().any(Vec::is_empty) {
             return false;
         }
         let new_segments: Vec<(Pos, Pos)> = proto
@@ -304,6 +391,8 @@ impl Network {
         }
         self.segments.extend(new_segments);
         self.branches.push(proto.to_vec());
+        self.witnesses = kept;
+        self.witnesses.push(witnesses);
         true
     }
 }
