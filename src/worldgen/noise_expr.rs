@@ -5,7 +5,7 @@ use super::grid::{Grid, Pos};
 use super::noise::Fractal;
 use super::wfc::Terrain;
 use crate::rng::Rng;
-use crate::terrain::{Direction, NoiseExpr};
+use crate::terrain::NoiseExpr;
 
 /// Signed distances are not searched further than this many tiles; beyond, they stay at this.
 pub const SDF_REACH: i32 = 4;
@@ -269,22 +269,11 @@ impl Compiled {
 /// Terrain height level at a point: the tile's level, sloping by one level across a ramp.
 pub fn height_at(grid: &Grid, terrain: &Terrain, x: f64, y: f64) -> f64 {
     let p = tile_of(grid, x, y);
-    let t = terrain.tile(grid, p);
-    let level = f64::from(t.level);
-    match t.slant {
-        None => level,
-        Some(down) => {
-            // How far towards the downhill side the point is, from −½ to ½.
-            let (dx, dy) = (x - f64::from(p.x), y - f64::from(p.y));
-            let along = match down {
-                Direction::North => dy,
-                Direction::South => -dy,
-                Direction::East => dx,
-                Direction::West => -dx,
-            };
-            level - (along.clamp(-0.5, 0.5) + 0.5)
-        }
-    }
+    super::surface::level_within(
+        terrain.tile(grid, p),
+        x - f64::from(p.x),
+        y - f64::from(p.y),
+    )
 }
 
 /// Squared distance from a point to the square of tile `t`.
