@@ -54,6 +54,12 @@ pub enum Scope<S> {
 pub trait Subject<S> {
     /// The entity this payload concerns, if any.
     fn subject(&self) -> Option<S>;
+
+    /// Whether this payload goes straight to the handler, past every modifier (damage that is
+    /// HP loss, for example). Reactions still see it.
+    fn bypasses_modifiers(&self) -> bool {
+        false
+    }
 }
 
 /// What a command modifier decides.
@@ -388,10 +394,12 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
             )
         };
         let mut cancelled = false;
-        modifiers.for_each(|entry| {
-            cancelled = (entry.callback)(ctx, &mut payload) == Flow::Cancel;
-            !cancelled
-        });
+        if !payload.bypasses_modifiers() {
+            modifiers.for_each(|entry| {
+                cancelled = (entry.callback)(ctx, &mut payload) == Flow::Cancel;
+                !cancelled
+            });
+        }
         if cancelled {
             return Outcome::Cancelled;
         }

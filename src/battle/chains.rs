@@ -15,7 +15,7 @@ use super::lua_api::{
 use super::scripting::{self, LuaRegistration};
 use super::{Battle, Cmd, Evt, Qry};
 use crate::chain::Subject;
-use crate::content::{BlueprintId, Cost, DamageTypes};
+use crate::content::{BlueprintId, Cost, DamageType, DamageTypes};
 
 /// Converts chain payloads between Rust and the tables scripts see.
 pub(crate) trait LuaPayload: Sized + 'static {
@@ -66,6 +66,11 @@ pub struct Damage {
 impl Subject<EntityId> for Damage {
     fn subject(&self) -> Option<EntityId> {
         Some(self.target)
+    }
+
+    /// HP loss ignores every damage modifier (shields, resistances, vulnerabilities).
+    fn bypasses_modifiers(&self) -> bool {
+        self.types.contains(DamageType::HpLoss)
     }
 }
 
@@ -570,6 +575,8 @@ chains! {
         building_removed: EntityEvent,
         /// An ability was used.
         ability_used: EntityEvent,
+        /// A tower fired; `other` is its first target.
+        tower_fired: EntityEvent,
         /// The level's fuel goal was reached.
         level_won: Signal,
         /// The hull ran out.

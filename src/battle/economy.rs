@@ -58,8 +58,9 @@ impl Battle {
         self.state.cooldowns.get(&id).copied().unwrap_or(0)
     }
 
-    /// At the end of a wave: every cooldown is one wave shorter, then every building produces
-    /// its fuel, materials and energy.
+    /// At the end of a wave: every cooldown is one wave shorter, every building that is not
+    /// paralyzed produces its fuel, materials and energy, effects and abilities measured in
+    /// waves count down, and abilities that last no longer end.
     pub(super) fn after_wave(&mut self) {
         self.state.cooldowns.retain(|_, waves| {
             *waves -= 1;
@@ -75,7 +76,7 @@ impl Battle {
             })
             .collect();
         for (id, blueprint) in producers {
-            if self.state.entities.get(id).is_none() {
+            if self.state.entities.get(id).is_none() || self.paralyzed(id) {
                 continue;
             }
             let stat = StatOf {
@@ -114,6 +115,8 @@ impl Battle {
                 );
             }
         }
+        self.wave_effects();
+        self.wave_abilities();
     }
 }
 

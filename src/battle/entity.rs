@@ -6,6 +6,9 @@ use slotmap::{Key, KeyData};
 use crate::content::{AttackerId, BlueprintId};
 use crate::worldgen::Pos;
 
+use super::effects::Effect;
+use super::weapons::TowerState;
+
 slotmap::new_key_type! {
     /// A stable, generational entity id: a slot index and a version, so an id of a dead entity
     /// never refers to a newer one that reuses the slot.
@@ -114,6 +117,14 @@ pub struct Entity {
     pub rotation: u8,
     /// Damage this entity has dealt, for the info panel.
     pub damage_dealt: f64,
+    /// A tower's firing state.
+    pub tower: Option<TowerState>,
+    /// Status effects on it.
+    pub effects: Vec<Effect>,
+    /// Waves an ability still lasts (from its `duration_waves`).
+    pub waves_left: Option<u32>,
+    /// Ticks an ability still lasts (from its `duration_ticks`).
+    pub ticks_left: Option<u32>,
 }
 
 impl Entity {
@@ -129,6 +140,10 @@ impl Entity {
             tile: None,
             rotation: 0,
             damage_dealt: 0.0,
+            tower: None,
+            effects: Vec::new(),
+            waves_left: None,
+            ticks_left: None,
         }
     }
 }

@@ -110,12 +110,62 @@ impl Battle {
         e.tile = tile;
         e.rotation = if rotatable { rotation % 4 } else { 0 };
         let entity = self.state.entities.insert(e);
+        if kind == BlueprintKind::Ability {
+            let stat = StatOf {
+                blueprint: id,
+                entity: Some(entity),
+            };
+            let waves = self.query(|b| &b.chains.duration_waves, &stat);
+            let ticks = self.query(|b| &b.chains.duration_ticks, &stat);
+            if let Some(e) = self.state.entities.get_mut(entity) {
+                e.waves_left = (waves >= 1.0).then_some(waves as u32);
+                e.ticks_left = (ticks >= 1.0).then_some(ticks as u32);
+            }
+        }
         self.finish_placing(entity, kind);
+        self.prime_blast(entity);
         Ok(entity)
     }
 
-    /// Attaches the script of a new building or ability, fires its event and calls `on_placed`.
+    /// Abilities that last a number of ticks run out.
+    pub(super) fn tick_abilities(&mut self) {
+        let mut expired = Vec::new();
+        for (id, e) in self.state.entities.iter_mut() {
+            if let Some(left) = e.ticks_left.as_mut() {
+                *left = left.saturating_sub(1);
+                if *left == 0 {
+                    expired.push(id);
+                }
+            }
+        }
+        for id in expired {
+            self.remove(id);
+        }
+    }
+
+    /// A wave ended: abilities end with it, except those lasting more waves, which count one down.
+    pub(super) fn wave_abilities(&mut self) {
+        let mut ended = Vec::new();
+        for (id, e) in self.state.entities.iter_mut() {
+            if !matches!(e.kind, EntityKind::Ability(_))
+                || e.ticks_left.is_some() && e.waves_left.is_none()
+            {
+                continue;
+            }
+            match e.waves_left.as_mut() {
+                Some(left) if *left > 1 => *left -= 1,
+                _ => ended.push(id),
+            }
+        }
+        for id in ended {
+            self.remove(id);
+        }
+    }
+
+    /// Arms a new tower, attaches the script of a new building or ability, fires its event and
+    /// calls `on_placed`.
     fn finish_placing(&mut self, entity: EntityId, kind: BlueprintKind) {
+        self.arm(entity);
         if let Some(host) = self.scripts.clone() {
             host.attach(self, entity);
         }

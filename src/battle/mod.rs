@@ -9,6 +9,7 @@
 
 pub mod chains;
 mod economy;
+pub mod effects;
 pub mod entity;
 pub mod field;
 mod lifecycle;
@@ -17,7 +18,11 @@ mod movement;
 mod placement;
 mod rules;
 pub mod scripting;
+pub mod shape;
+mod spatial;
 mod spawning;
+mod targeting;
+pub mod weapons;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -27,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 
 use crate::chain::{self, Outcome};
-use crate::content::{AttackerId, BlueprintId, ContentDb};
+use crate::content::{AttackerId, BlueprintId, ContentDb, Priority};
 use crate::lua::{Limits, ScriptError};
 use crate::rng::{Rng, Seed};
 use crate::worldgen::{Pos, World};
@@ -36,10 +41,12 @@ pub use chains::{
     ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
     chain_kind,
 };
+pub use effects::{Effect, Lasting, Stacking};
 pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use scripting::ScriptHost;
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
+pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
 pub use crate::TICKS_PER_SECOND;
 
@@ -152,6 +159,13 @@ pub enum PlayerCommand {
         /// The building.
         entity: EntityId,
     },
+    /// Change a tower's targeting priority.
+    SetPriority {
+        /// The tower.
+        entity: EntityId,
+        /// The new priority.
+        priority: Priority,
+    },
 }
 
 impl PlayerCommand {
@@ -203,6 +217,42 @@ pub enum LogKind {
         /// The chain refused.
         chain: &'static str,
     },
+    /// Damage was dealt (for number pop-ups).
+    Damaged {
+        /// Who took it.
+        target: EntityId,
+        /// HP lost.
+        amount: f64,
+        /// Who dealt it.
+        source: Option<EntityId>,
+    },
+    /// A resource was gained (for number pop-ups).
+    Gained {
+        /// Which.
+        resource: Resource,
+        /// How much.
+        amount: f64,
+        /// From where.
+        source: Option<EntityId>,
+    },
+    /// A status effect ran out.
+    EffectEnded {
+        /// On whom.
+        entity: EntityId,
+        /// Which effect.
+        name: String,
+    },
+}
+
+/// The resources of a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// Materials.
+    Materials,
+    /// Energy.
+    Energy,
+    /// Fuel.
+    Fuel,
 }
 
 /// Why a command could not be scheduled.
@@ -247,6 +297,10 @@ pub struct BattleState {
     pub cooldowns: BTreeMap<BlueprintId, u32>,
     /// The Hub building, if the battle has one.
     pub hub: Option<EntityId>,
+    /// Shots in flight.
+    pub shots: Vec<Shot>,
+    /// Hits that land later.
+    pub delayed: Vec<Delayed>,
 }
 
 /// A battle in progress.
@@ -258,6 +312,7 @@ pub struct Battle {
     config: BattleConfig,
     field: Option<Arc<Field>>,
     collection: Vec<BlueprintId>,
+    coverage: targeting::Coverages,
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
     depth: u32,
@@ -292,6 +347,8 @@ impl Battle {
             splits: BTreeMap::new(),
             cooldowns: BTreeMap::new(),
             hub: None,
+            shots: Vec::new(),
+            delayed: Vec::new(),
         };
         let collection = match &config.collection {
             None => (0..content.blueprints.len() as u32)
@@ -310,6 +367,7 @@ impl Battle {
             config,
             field,
             collection,
+            coverage: BTreeMap::new(),
             scripts: None,
             log: Vec::new(),
             depth: 0,
@@ -437,8 +495,9 @@ impl Battle {
             .push((attacker, at));
     }
 
-    /// Runs one tick: the commands stamped for it, the attackers due, every script's `on_tick`,
-    /// deaths, and the end of the wave when nothing is left.
+    /// Runs one tick, in a fixed order: the player's commands stamped for it, the attackers due,
+    /// movement, towers, shots in flight, hits that land now, status effects, every script's
+    /// `on_tick`, timed abilities, deaths, and the end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
         for command in self.state.queue.remove(&tick).unwrap_or_default() {
@@ -448,9 +507,14 @@ impl Battle {
             self.spawn(attacker, at);
         }
         self.move_attackers();
+        self.run_towers();
+        self.run_shots();
+        self.run_delayed();
+        self.tick_effects();
         if let Some(host) = self.scripts.clone() {
             host.tick_all(self);
         }
+        self.tick_abilities();
         self.resolve_deaths();
         self.end_wave_if_over();
         self.state.tick += 1;
@@ -472,6 +536,9 @@ impl Battle {
                 rotation,
             } => self.place(blueprint, *position, *rotation).map(|_| ()),
             PlayerCommand::Remove { entity } => self.remove_building(*entity),
+            PlayerCommand::SetPriority { entity, priority } => {
+                self.set_priority(*entity, *priority)
+            }
         };
         if let Err(reason) = result {
             self.push_log(LogKind::Refused { command, reason });

@@ -2,18 +2,18 @@
 //! values, and the rule that a finished battle starts no more waves.
 
 use super::chains::{Damage, Gain, Heal, HullDamage, Signal, StatOf, Wave};
-use super::{Battle, EntityId, EntityKind, Owner, Phase, Scope};
+use super::{Battle, EntityId, EntityKind, LogKind, Owner, Phase, Resource, Scope};
 use crate::chain::Flow;
 use crate::content::{Blueprint, Cost};
 
 /// Installs the handlers and engine modifiers on a new battle's chains.
 pub(super) fn install(b: &mut Battle) {
+    super::effects::install(b);
     let c = &mut b.chains;
     let handlers = [
         c.damage.set_handler(apply_damage),
         c.heal.set_handler(apply_heal),
-        c.add_materials
-            .set_handler(|b: &mut Battle, g: &mut Gain| b.state_mut().player.materials += g.amount),
+        c.add_materials.set_handler(apply_materials),
         c.add_energy.set_handler(apply_energy),
         c.add_fuel.set_handler(apply_fuel),
         c.damage_hull.set_handler(apply_hull_damage),
@@ -54,9 +54,25 @@ fn apply_damage(b: &mut Battle, d: &mut Damage) {
     }
     d.dealt = d.amount.min(target.hp);
     target.hp -= d.dealt;
-    if target.hp <= 0.0 {
+    let dead = target.hp <= 0.0;
+    if dead {
         target.hp = 0.0;
         b.mark_dying(d.target, d.source);
+    }
+    b.push_log(LogKind::Damaged {
+        target: d.target,
+        amount: d.dealt,
+        source: d.source,
+    });
+}
+
+fn gained(b: &mut Battle, resource: Resource, amount: f64, source: Option<EntityId>) {
+    if amount > 0.0 {
+        b.push_log(LogKind::Gained {
+            resource,
+            amount,
+            source,
+        });
     }
 }
 
@@ -71,13 +87,22 @@ fn apply_heal(b: &mut Battle, h: &mut Heal) {
     target.hp += h.healed;
 }
 
+fn apply_materials(b: &mut Battle, g: &mut Gain) {
+    b.state_mut().player.materials += g.amount;
+    gained(b, Resource::Materials, g.amount, g.source);
+}
+
 fn apply_energy(b: &mut Battle, g: &mut Gain) {
     let cap = b.query(|b| &b.chains.energy_cap, &());
     let p = &mut b.state_mut().player;
+    let before = p.energy;
     p.energy = (p.energy + g.amount).min(cap.max(p.energy));
+    let gain = p.energy - before;
+    gained(b, Resource::Energy, gain, g.source);
 }
 
 fn apply_fuel(b: &mut Battle, g: &mut Gain) {
+    gained(b, Resource::Fuel, g.amount, g.source);
     let p = &mut b.state_mut().player;
     p.fuel += g.amount;
     if p.fuel >= p.fuel_goal && b.phase() != Phase::Won && b.phase() != Phase::Lost {

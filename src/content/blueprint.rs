@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
 
 use super::ScriptRef;
+use super::behaviour::Behaviour;
 use super::damage::DamageTypes;
 
 /// What a blueprint makes.
@@ -216,6 +217,10 @@ pub struct Blueprint {
     /// so variants of one behaviour share a script.
     #[serde(default)]
     pub params: BTreeMap<String, f64>,
+    /// What the engine does with it once placed (targeting and firing, a blast), if anything.
+    #[serde(default)]
+    #[patch(skip_wrap)]
+    pub behaviour: Option<Behaviour>,
     /// The script resolved to its mod; set by the loader.
     #[serde(skip)]
     #[patch(skip)]

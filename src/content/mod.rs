@@ -7,6 +7,7 @@
 //! touches the file system.
 
 pub mod attacker;
+pub mod behaviour;
 pub mod blueprint;
 pub mod damage;
 pub mod describe;
@@ -32,6 +33,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 pub use attacker::{AttackerType, Size, Spawn};
+pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
 

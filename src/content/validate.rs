@@ -3,7 +3,7 @@
 
 use super::description::{self, BlueprintStat, Context, Segment, Tag};
 use super::load::{Item, closest};
-use super::{AttackerType, Blueprint, Placement, ScriptRef};
+use super::{AttackerType, Behaviour, Blueprint, Placement, Projectile, ScriptRef, Shape, Targets};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Collects the problems of one item.
@@ -384,10 +384,91 @@ pub(super) fn blueprint(
         _ => Ok(()),
     };
     c.descriptions("descriptions", &v.descriptions, Context::Blueprint, &has);
+    if let Some(behaviour) = &v.behaviour {
+        check_behaviour(&mut c, behaviour, &v);
+    }
     let script = c.script(v.script.as_deref(), script_exists);
     if c.errors > 0 {
         return None;
     }
     item.value.script_ref = script;
     Some(item.value)
+}
+
+/// A behaviour needs the statistics it runs on, and sensible numbers.
+fn check_behaviour(c: &mut Checker<'_, Blueprint>, behaviour: &Behaviour, bp: &Blueprint) {
+    let mut needs = |stat: &str, present: bool, why: &str| {
+        if !present {
+            c.field_error(
+                "behaviour",
+                format!("this behaviour needs `{stat}` ({why})"),
+                None,
+            );
+        }
+    };
+    match behaviour {
+        Behaviour::Blast => {
+            needs("radius", bp.radius.is_some(), "how far the blast reaches");
+            needs("damage", bp.damage.is_some(), "what the blast deals");
+        }
+        Behaviour::Shooter(s) => {
+            needs("range", bp.range.is_some(), "how far it reaches");
+            needs("damage", bp.damage.is_some(), "what each hit deals");
+            needs("interval", bp.interval.is_some(), "ticks between shots");
+            if matches!(
+                s.projectile,
+                Projectile::Ballistic { .. } | Projectile::Chain { .. }
+            ) {
+                needs("radius", bp.radius.is_some(), "the area of its hits");
+            }
+            let bad = match s.projectile {
+                Projectile::Straight { speed } if !(speed.is_finite() && speed > 0.0) => {
+                    Some("a projectile's `speed` must be positive")
+                }
+                Projectile::Ballistic { flight: 0 } => {
+                    Some("a shell's `flight` must be at least one tick")
+                }
+                Projectile::Chain { falloff, .. } if !(0.0..=1.0).contains(&falloff) => {
+                    Some("a chain's `falloff` must be between 0 and 1")
+                }
+                _ => None,
+            };
+            let bad = bad.or(match s.targets {
+                Targets::Best(0) => Some("`targets` must be at least 1"),
+                _ => None,
+            });
+            let bad = bad.or((!(s.muzzle_height.is_finite() && s.muzzle_height >= 0.0))
+                .then_some("`muzzle_height` cannot be negative"));
+            let bad = bad.or(shape_problem(&s.shape));
+            if let Some(message) = bad {
+                c.field_error("behaviour", message.to_string(), None);
+            }
+        }
+    }
+}
+
+fn shape_problem(shape: &Shape) -> Option<&'static str> {
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    match shape {
+        Shape::Cylinder { radius, height } => (!positive(*radius)
+            || height.is_some_and(|h| !positive(h)))
+        .then_some("a cylinder needs a positive radius and height"),
+        Shape::Box {
+            forward,
+            back,
+            side,
+        } => {
+            (!positive(*side) || !forward.is_finite() || !back.is_finite() || forward + back <= 0.0)
+                .then_some("a box needs a positive side and length")
+        }
+        Shape::Ray { width } => (!positive(*width)).then_some("a ray needs a positive width"),
+        Shape::Union(parts) | Shape::Intersection(parts) => {
+            if parts.is_empty() {
+                Some("a union or intersection needs at least one shape")
+            } else {
+                parts.iter().find_map(shape_problem)
+            }
+        }
+        Shape::Difference(a, b) => shape_problem(a).or(shape_problem(b)),
+    }
 }

@@ -1,0 +1,575 @@
+//! Towers firing, shots in flight, slams and blasts that land later.
+
+use glam::{DVec2, DVec3};
+use serde::{Deserialize, Serialize};
+
+use super::Battle;
+use super::chains::{Damage, EntityEvent, StatOf};
+use super::entity::{EntityId, EntityKind, Position};
+use super::field::Field;
+use super::spatial::AttackerGrid;
+use super::targeting::{Buckets, target_point};
+use crate::content::{
+    Behaviour, DamageType, DamageTypes, Priority, Projectile, Shooter, Size, Targets,
+};
+
+/// How far from an attacker's target point a flying shot hits it, for small and large ones.
+const HIT_RADIUS: [f64; 2] = [0.2, 0.35];
+/// Longest step of a straight shot between hit tests, in tiles.
+const SHOT_STEP: f64 = 0.1;
+
+/// A tower's firing state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TowerState {
+    /// Ticks until it can fire again.
+    pub ready_in: u32,
+    /// Which target it prefers; the player can change it.
+    pub priority: Priority,
+    /// What it aims at now (for turning the turret), if anything.
+    pub aiming_at: Option<EntityId>,
+}
+
+/// A shot in flight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shot {
+    /// The tower that fired it.
+    pub source: EntityId,
+    /// Where it is now.
+    pub position: DVec3,
+    /// How it flies.
+    pub kind: ShotKind,
+    /// Damage on hit.
+    pub damage: f64,
+    /// Damage types.
+    pub types: DamageTypes,
+}
+
+/// How a shot flies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShotKind {
+    /// Straight on, hitting the first attacker in its way or nothing.
+    Straight {
+        /// Movement per tick.
+        velocity: DVec3,
+        /// Distance it may still fly.
+        left: f64,
+    },
+    /// Over everything, landing at `to` and damaging all within `radius`.
+    Ballistic {
+        /// Where it left.
+        from: DVec3,
+        /// Where it lands.
+        to: DVec3,
+        /// Ticks flown.
+        elapsed: u32,
+        /// Ticks it flies.
+        flight: u32,
+        /// Radius of the blast.
+        radius: f64,
+    },
+}
+
+/// A hit that lands later: a slam after the tower's delay, a blast ability.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Delayed {
+    /// The tick it lands.
+    pub at: u64,
+    /// The tower or ability.
+    pub source: EntityId,
+}
+
+fn size_of(b: &Battle, id: EntityId) -> Option<Size> {
+    match b.state.entities.get(id)?.kind {
+        EntityKind::Attacker(a) => Some(b.content.attacker(a).size),
+        _ => None,
+    }
+}
+
+fn size_slot(size: Size) -> usize {
+    match size {
+        Size::Small => 0,
+        Size::Large | Size::Boss => 1,
+    }
+}
+
+impl Battle {
+    /// The shooter behaviour of an entity, if it has one.
+    fn shooter_of(&self, id: EntityId) -> Option<Shooter> {
+        let bp = self.state.entities.get(id)?.kind.blueprint()?;
+        match &self.content.blueprint(bp).behaviour {
+            Some(Behaviour::Shooter(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// Gives a new tower its firing state.
+    pub(super) fn arm(&mut self, id: EntityId) {
+        if let Some(s) = self.shooter_of(id)
+            && let Some(e) = self.state.entities.get_mut(id)
+        {
+            e.tower = Some(TowerState {
+                ready_in: 0,
+                priority: s.priority,
+                aiming_at: None,
+            });
+        }
+    }
+
+    /// Changes a tower's targeting priority.
+    pub(super) fn set_priority(&mut self, id: EntityId, priority: Priority) -> Result<(), String> {
+        match self
+            .state
+            .entities
+            .get_mut(id)
+            .and_then(|e| e.tower.as_mut())
+        {
+            Some(t) => {
+                t.priority = priority;
+                Ok(())
+            }
+            None => Err("only towers have a targeting priority".into()),
+        }
+    }
+
+    /// Deals damage from `source` to `target` through the `damage` command; returns what was
+    /// dealt and adds it to the source's tally.
+    pub fn deal(
+        &mut self,
+        source: Option<EntityId>,
+        target: EntityId,
+        amount: f64,
+        types: DamageTypes,
+    ) -> f64 {
+        let dealt = self
+            .command(
+                |b| &b.chains.damage,
+                Damage {
+                    target,
+                    amount,
+                    types,
+                    source,
+                    dealt: 0.0,
+                },
+            )
+            .applied()
+            .map_or(0.0, |d| d.dealt);
+        if let Some(e) = source.and_then(|s| self.state.entities.get_mut(s)) {
+            e.damage_dealt += dealt;
+        }
+        dealt
+    }
+
+    /// Every tower that is ready and has a target fires; the others count down.
+    pub(super) fn run_towers(&mut self) {
+        let towers: Vec<EntityId> = self
+            .state
+            .entities
+            .iter()
+            .filter(|(_, e)| e.tower.is_some())
+            .map(|(id, _)| id)
+            .collect();
+        if towers.is_empty() {
+            return;
+        }
+        let buckets = Buckets::new(self);
+        for id in towers {
+            let (Some(shooter), Some(state)) = (
+                self.shooter_of(id),
+                self.state.entities.get(id).and_then(|e| e.tower.clone()),
+            ) else {
+                continue;
+            };
+            if self.paralyzed(id) {
+                continue;
+            }
+            let limit = match shooter.targets {
+                Targets::Best(n) => Some(n as usize),
+                Targets::All => None,
+            };
+            let targets = self.pick_targets(id, &shooter, state.priority, &buckets, limit);
+            let ready = state.ready_in == 0;
+            if let Some(t) = self
+                .state
+                .entities
+                .get_mut(id)
+                .and_then(|e| e.tower.as_mut())
+            {
+                t.aiming_at = targets.first().copied();
+                t.ready_in = t.ready_in.saturating_sub(1);
+            }
+            if !ready || targets.is_empty() {
+                continue;
+            }
+            let Some(blueprint) = self.state.entities.get(id).and_then(|e| e.kind.blueprint())
+            else {
+                continue;
+            };
+            let stat = StatOf {
+                blueprint,
+                entity: Some(id),
+            };
+            let delay = self.query(|b| &b.chains.delay, &stat).round();
+            if delay >= 1.0 {
+                self.state.delayed.push(Delayed {
+                    at: self.state.tick + delay as u64,
+                    source: id,
+                });
+            } else {
+                self.fire(id, &shooter, &targets);
+            }
+            self.emit(
+                |b| &b.chains.tower_fired,
+                &EntityEvent {
+                    entity: id,
+                    other: targets.first().copied(),
+                },
+            );
+            self.shot_effects(id);
+            let interval = self.query(|b| &b.chains.interval, &stat).round().max(1.0) as u32;
+            if let Some(t) = self
+                .state
+                .entities
+                .get_mut(id)
+                .and_then(|e| e.tower.as_mut())
+            {
+                t.ready_in = interval;
+            }
+        }
+    }
+
+    /// Fires one shot of a tower at `targets`.
+    fn fire(&mut self, tower: EntityId, shooter: &Shooter, targets: &[EntityId]) {
+        let Some(blueprint) = self
+            .state
+            .entities
+            .get(tower)
+            .and_then(|e| e.kind.blueprint())
+        else {
+            return;
+        };
+        let stat = StatOf {
+            blueprint,
+            entity: Some(tower),
+        };
+        let damage = self.query(|b| &b.chains.hit_damage, &stat);
+        let types = self.content.blueprint(blueprint).damage_type;
+        let extra = self.effect(tower, "electrified").map(|x| x.magnitude);
+        let Some(frame) = self.frame_of(tower, shooter) else {
+            return;
+        };
+        let field = self.field.clone();
+        for &target in targets {
+            let Some(size) = size_of(self, target) else {
+                continue;
+            };
+            let Some(ground) = self.ground_at(target) else {
+                continue;
+            };
+            match shooter.projectile {
+                Projectile::Instant => self.hit(tower, target, damage, types, extra),
+                Projectile::Chain { jumps, falloff } => {
+                    self.hit(tower, target, damage, types, extra);
+                    let reach = self.query(|b| &b.chains.radius, &stat);
+                    for next in self
+                        .attackers_near(ground.truncate(), reach, Some(target))
+                        .into_iter()
+                        .take(jumps as usize)
+                    {
+                        self.hit(tower, next, damage * falloff, types, extra);
+                    }
+                }
+                Projectile::Straight { speed } => {
+                    let aim = target_point(ground, size) - frame.muzzle;
+                    let velocity = aim.normalize_or_zero() * speed / crate::TICKS_PER_SECOND as f64;
+                    self.state.shots.push(Shot {
+                        source: tower,
+                        position: frame.muzzle,
+                        kind: ShotKind::Straight {
+                            velocity,
+                            left: frame.range * 1.5 + 1.0,
+                        },
+                        damage,
+                        types,
+                    });
+                }
+                Projectile::Ballistic { flight } => {
+                    let to = self
+                        .predicted_ground(target, flight, field.as_deref())
+                        .unwrap_or(ground);
+                    let radius = self.query(|b| &b.chains.radius, &stat);
+                    self.state.shots.push(Shot {
+                        source: tower,
+                        position: frame.muzzle,
+                        kind: ShotKind::Ballistic {
+                            from: frame.muzzle,
+                            to,
+                            elapsed: 0,
+                            flight,
+                            radius,
+                        },
+                        damage,
+                        types,
+                    });
+                }
+            }
+        }
+    }
+
+    /// One hit: the damage, and an electrified tower's extra energy damage.
+    fn hit(
+        &mut self,
+        tower: EntityId,
+        target: EntityId,
+        damage: f64,
+        types: DamageTypes,
+        extra: Option<f64>,
+    ) {
+        self.deal(Some(tower), target, damage, types);
+        if let Some(extra) = extra
+            && self.state.entities.contains_key(target)
+        {
+            self.deal(
+                Some(tower),
+                target,
+                extra,
+                [DamageType::Energy].into_iter().collect(),
+            );
+        }
+    }
+
+    /// The ground point under an entity.
+    fn ground_at(&self, id: EntityId) -> Option<DVec3> {
+        let p = self.state.entities.get(id)?.position;
+        Some(match &self.field {
+            Some(f) => f.on_ground(p.x, p.y),
+            None => DVec3::new(p.x, p.y, 0.0),
+        })
+    }
+
+    /// Where an attacker will stand after `ticks`, if it keeps its current speed.
+    fn predicted_ground(
+        &mut self,
+        id: EntityId,
+        ticks: u32,
+        field: Option<&Field>,
+    ) -> Option<DVec3> {
+        let field = field?;
+        let route = self.state.entities.get(id)?.route?;
+        let speed = self.query(|b| &b.chains.speed, &id);
+        let mut distance = speed * f64::from(ticks) / crate::TICKS_PER_SECOND as f64;
+        let mut route = route;
+        // Walk ahead without taking turns at splits: the shell is aimed at the likeliest branch.
+        loop {
+            let left = 1.0 - route.progress;
+            if distance < left {
+                route.progress += distance;
+                break;
+            }
+            distance -= left;
+            let tile = field.segment(route.segment).to;
+            let next = field.next(tile);
+            if tile == field.hub() || next.is_empty() {
+                route.progress = 1.0;
+                break;
+            }
+            let passed = self.state.splits.get(&tile).copied().unwrap_or(0);
+            route.segment = next[passed as usize % next.len()];
+            route.progress = 0.0;
+        }
+        Some(field.along(route.segment, route.progress))
+    }
+
+    /// Attackers whose ground position is within `radius` of `center`, nearest first (then by
+    /// id), leaving out `except`.
+    pub fn attackers_near(
+        &self,
+        center: DVec2,
+        radius: f64,
+        except: Option<EntityId>,
+    ) -> Vec<EntityId> {
+        let mut found: Vec<(f64, EntityId)> = self
+            .state
+            .entities
+            .iter()
+            .filter(|(id, e)| matches!(e.kind, EntityKind::Attacker(_)) && Some(*id) != except)
+            .map(|(id, e)| (DVec2::new(e.position.x, e.position.y).distance(center), id))
+            .filter(|(d, _)| *d <= radius)
+            .collect();
+        found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        found.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Moves every shot one tick: straight shots hit the first attacker in their way or end at
+    /// the ground, an obstacle or their range; shells land and blast.
+    pub(super) fn run_shots(&mut self) {
+        if self.state.shots.is_empty() {
+            return;
+        }
+        let shots = std::mem::take(&mut self.state.shots);
+        let mut flying = Vec::with_capacity(shots.len());
+        let mut grid = AttackerGrid::new(self);
+        for mut shot in shots {
+            let keep = match &mut shot.kind {
+                ShotKind::Straight { velocity, left } => {
+                    let steps = (velocity.length() / SHOT_STEP).ceil().max(1.0) as u32;
+                    let step = *velocity / f64::from(steps);
+                    let mut alive = true;
+                    for _ in 0..steps {
+                        shot.position += step;
+                        *left -= step.length();
+                        if let Some(target) = self.struck(&grid, shot.position) {
+                            self.hit(shot.source, target, shot.damage, shot.types, None);
+                            // The hit may have killed or spawned attackers.
+                            grid = AttackerGrid::new(self);
+                            alive = false;
+                            break;
+                        }
+                        let blocked = self.field.as_ref().is_some_and(|f| {
+                            !f.line_of_sight(shot.position - step, shot.position + DVec3::Z * 1e-6)
+                                || shot.position.z < f.ground(shot.position.x, shot.position.y)
+                        });
+                        if blocked || *left <= 0.0 {
+                            alive = false;
+                            break;
+                        }
+                    }
+                    alive
+                }
+                ShotKind::Ballistic {
+                    from,
+                    to,
+                    elapsed,
+                    flight,
+                    radius,
+                } => {
+                    *elapsed += 1;
+                    let t = f64::from(*elapsed) / f64::from(*flight);
+                    let arc = (from.truncate().distance(to.truncate()) / 3.0).max(1.0);
+                    shot.position = from.lerp(*to, t) + DVec3::Z * (4.0 * arc * t * (1.0 - t));
+                    if *elapsed >= *flight {
+                        for target in self.attackers_near(to.truncate(), *radius, None) {
+                            self.deal(Some(shot.source), target, shot.damage, shot.types);
+                        }
+                        grid = AttackerGrid::new(self);
+                        false
+                    } else {
+                        true
+                    }
+                }
+            };
+            if keep {
+                flying.push(shot);
+            }
+        }
+        // Shots fired while these flew (by reactions) come after the survivors.
+        flying.append(&mut self.state.shots);
+        self.state.shots = flying;
+    }
+
+    /// The attacker a straight shot at `p` strikes, if any: the nearest whose target point is
+    /// within its hit radius.
+    fn struck(&self, grid: &AttackerGrid, p: DVec3) -> Option<EntityId> {
+        let mut best: Option<(f64, EntityId)> = None;
+        for id in grid.near(p.truncate(), HIT_RADIUS[1]) {
+            let (Some(size), Some(ground)) = (size_of(self, id), self.ground_at(id)) else {
+                continue;
+            };
+            let d = target_point(ground, size).distance(p);
+            if d <= HIT_RADIUS[size_slot(size)]
+                && best.is_none_or(|(bd, bid)| d < bd || (d == bd && id < bid))
+            {
+                best = Some((d, id));
+            }
+        }
+        best.map(|(_, id)| id)
+    }
+
+    /// Lands the slams and blasts due this tick.
+    pub(super) fn run_delayed(&mut self) {
+        let now = self.state.tick;
+        let (due, later): (Vec<Delayed>, Vec<Delayed>) = std::mem::take(&mut self.state.delayed)
+            .into_iter()
+            .partition(|d| d.at <= now);
+        self.state.delayed = later;
+        for d in due {
+            let Some(kind) = self.state.entities.get(d.source).map(|e| e.kind) else {
+                continue;
+            };
+            match kind {
+                EntityKind::Ability(_) => self.blast(d.source),
+                _ => {
+                    let Some(shooter) = self.shooter_of(d.source) else {
+                        continue;
+                    };
+                    let Some(priority) = self
+                        .state
+                        .entities
+                        .get(d.source)
+                        .and_then(|e| e.tower.as_ref())
+                        .map(|t| t.priority)
+                    else {
+                        continue;
+                    };
+                    let buckets = Buckets::new(self);
+                    let limit = match shooter.targets {
+                        Targets::Best(n) => Some(n as usize),
+                        Targets::All => None,
+                    };
+                    let targets = self.pick_targets(d.source, &shooter, priority, &buckets, limit);
+                    self.fire(d.source, &shooter, &targets);
+                }
+            }
+        }
+    }
+
+    /// A blast ability just placed: it lands now or after its delay.
+    pub(super) fn prime_blast(&mut self, id: EntityId) {
+        let Some(blueprint) = self.state.entities.get(id).and_then(|e| e.kind.blueprint()) else {
+            return;
+        };
+        if !matches!(
+            self.content.blueprint(blueprint).behaviour,
+            Some(Behaviour::Blast)
+        ) {
+            return;
+        }
+        let delay = self
+            .query(
+                |b| &b.chains.delay,
+                &StatOf {
+                    blueprint,
+                    entity: Some(id),
+                },
+            )
+            .round();
+        if delay >= 1.0 {
+            self.state.delayed.push(Delayed {
+                at: self.state.tick + delay as u64,
+                source: id,
+            });
+        } else {
+            self.blast(id);
+        }
+    }
+
+    /// A blast: damage to every attacker within the ability's radius, then the ability is gone.
+    fn blast(&mut self, id: EntityId) {
+        let Some(e) = self.state.entities.get(id) else {
+            return;
+        };
+        let (Some(blueprint), Position { x, y }) = (e.kind.blueprint(), e.position) else {
+            return;
+        };
+        let stat = StatOf {
+            blueprint,
+            entity: Some(id),
+        };
+        let radius = self.query(|b| &b.chains.radius, &stat);
+        let damage = self.query(|b| &b.chains.hit_damage, &stat);
+        let types = self.content.blueprint(blueprint).damage_type;
+        for target in self.attackers_near(DVec2::new(x, y), radius, None) {
+            self.deal(Some(id), target, damage, types);
+        }
+        self.remove(id);
+    }
+}
