@@ -496,8 +496,9 @@ impl Battle {
     }
 
     /// Runs one tick, in a fixed order: the player's commands stamped for it, the attackers due,
-    /// movement, towers, shots in flight, hits that land now, status effects, every script's
-    /// `on_tick`, timed abilities, deaths, and the end of the wave when nothing is left.
+    /// movement, shots already in flight, towers (whose new shots fly from the next tick), hits
+    /// that land now, status effects, every script's `on_tick`, timed abilities, deaths, and the
+    /// end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
         for command in self.state.queue.remove(&tick).unwrap_or_default() {
@@ -507,8 +508,8 @@ impl Battle {
             self.spawn(attacker, at);
         }
         self.move_attackers();
-        self.run_towers();
         self.run_shots();
+        self.run_towers();
         self.run_delayed();
         self.tick_effects();
         if let Some(host) = self.scripts.clone() {
