@@ -176,9 +176,11 @@ fn the_hash_sees_the_state() {
         "the seed is part of the state"
     );
     b.submit(PlayerCommand::StartWave);
-    assert_ne!(
+    assert_eq!(
         a.state_hash(),
         b.state_hash(),
-        "a pending command is part of the state"
+        "a command not yet applied is input, not state"
     );
+    b.step();
+    assert_ne!(a.state_hash(), b.state_hash());
 }

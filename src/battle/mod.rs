@@ -16,6 +16,7 @@ mod lifecycle;
 mod lua_api;
 mod movement;
 mod placement;
+pub mod replay;
 mod rules;
 pub mod scripting;
 pub mod shape;
@@ -285,8 +286,6 @@ pub struct BattleState {
     pub rng: Rng,
     /// One generator per mod for `math.random`, in load order.
     pub script_rngs: Vec<Rng>,
-    /// Player commands not applied yet, by tick, in submission order.
-    pub queue: BTreeMap<u64, Vec<PlayerCommand>>,
     /// Attackers waiting to appear, by tick.
     pub spawns: BTreeMap<u64, Vec<(AttackerId, SpawnAt)>>,
     /// Entities at 0 HP waiting to die at the end of the current command, with their killer.
@@ -313,6 +312,11 @@ pub struct Battle {
     field: Option<Arc<Field>>,
     collection: Vec<BlueprintId>,
     coverage: targeting::Coverages,
+    /// Player commands not applied yet, by tick, in submission order: input, not state.
+    queue: BTreeMap<u64, Vec<PlayerCommand>>,
+    history: Vec<(u64, PlayerCommand)>,
+    checkpoints: Vec<(u64, u64)>,
+    wave_ended: bool,
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
     depth: u32,
@@ -341,7 +345,6 @@ impl Battle {
                 .iter()
                 .map(|m| script_seed.branch(&m.id).rng())
                 .collect(),
-            queue: BTreeMap::new(),
             spawns: BTreeMap::new(),
             dying: Vec::new(),
             splits: BTreeMap::new(),
@@ -368,6 +371,10 @@ impl Battle {
             field,
             collection,
             coverage: BTreeMap::new(),
+            queue: BTreeMap::new(),
+            history: Vec::new(),
+            checkpoints: Vec::new(),
+            wave_ended: false,
             scripts: None,
             log: Vec::new(),
             depth: 0,
@@ -476,14 +483,14 @@ impl Battle {
                 now: self.state.tick,
             });
         }
-        self.state.queue.entry(tick).or_default().push(command);
+        self.queue.entry(tick).or_default().push(command);
         Ok(())
     }
 
     /// Schedules a player command for the next tick to run.
     pub fn submit(&mut self, command: PlayerCommand) {
         let tick = self.state.tick;
-        self.state.queue.entry(tick).or_default().push(command);
+        self.queue.entry(tick).or_default().push(command);
     }
 
     /// Schedules an attacker to appear at `tick`.
@@ -501,7 +508,8 @@ impl Battle {
     /// end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
-        for command in self.state.queue.remove(&tick).unwrap_or_default() {
+        for command in self.queue.remove(&tick).unwrap_or_default() {
+            self.history.push((tick, command.clone()));
             self.apply(command);
         }
         for (attacker, at) in self.state.spawns.remove(&tick).unwrap_or_default() {
@@ -519,6 +527,19 @@ impl Battle {
         self.resolve_deaths();
         self.end_wave_if_over();
         self.state.tick += 1;
+        if std::mem::take(&mut self.wave_ended) {
+            self.checkpoints.push((tick, self.state_hash()));
+        }
+    }
+
+    /// The player's commands applied so far, with their ticks.
+    pub fn history(&self) -> &[(u64, PlayerCommand)] {
+        &self.history
+    }
+
+    /// The state hash at the end of every tick a wave ended in.
+    pub fn checkpoints(&self) -> &[(u64, u64)] {
+        &self.checkpoints
     }
 
     /// Runs `n` ticks.
@@ -625,8 +646,9 @@ impl Battle {
         self.state.script_rngs.get_mut(mod_index)
     }
 
-    /// A fingerprint of the canonical state (tick, phase, entities, resources, random generators
-    /// and pending commands), stable across processes and runs.
+    /// A fingerprint of the canonical state (tick, phase, entities, resources, shots, random
+    /// generators…), stable across processes and runs. Commands not yet applied are input, not
+    /// state, and do not count.
     pub fn state_hash(&self) -> u64 {
         let bytes = postcard::to_stdvec(&self.state).expect("battle state always serialises");
         xxhash_rust::xxh3::xxh3_64(&bytes)

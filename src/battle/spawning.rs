@@ -101,6 +101,7 @@ impl Battle {
             return;
         }
         self.state.phase = Phase::Build;
+        self.wave_ended = true;
         let wave = Wave {
             wave: self.state.wave,
         };

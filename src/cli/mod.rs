@@ -3,6 +3,7 @@
 mod check;
 mod generate;
 mod mods;
+mod replay;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -44,6 +45,8 @@ pub enum Command {
     Mods(mods::ModsArgs),
     /// Generate one world and print a summary, write it as JSON or draw it as a PNG.
     Generate(generate::GenerateArgs),
+    /// Play a recorded battle again and check that every state hash it recorded matches.
+    Replay(replay::ReplayArgs),
 }
 
 /// Sets up logging from `--log`.
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check => check::run(&cli.mods_dirs),
         Command::Mods(args) => mods::run(&cli.mods_dirs, &args),
         Command::Generate(args) => generate::run(&cli.mods_dirs, &args),
+        Command::Replay(args) => replay::run(&cli.mods_dirs, &args),
     }
 }
 

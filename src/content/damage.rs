@@ -105,7 +105,7 @@ impl fmt::Debug for DamageTypes {
 
 impl Serialize for DamageTypes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        s.collect_seq(self.iter().collect::<Vec<_>>())
     }
 }
 
