@@ -141,10 +141,17 @@ impl Field {
 
     /// The ground point `progress` (0 to 1) of the way along segment `seg`.
     pub fn along(&self, seg: usize, progress: f64) -> DVec3 {
+        let p = self.along_flat(seg, progress);
+        self.on_ground(p.x, p.y)
+    }
+
+    /// Where `progress` (0 to 1) of the way along segment `seg` is on the ground plane.
+    pub fn along_flat(&self, seg: usize, progress: f64) -> glam::DVec2 {
         let s = &self.segments[seg];
-        let x = f64::from(s.from.x) + f64::from(s.to.x - s.from.x) * progress;
-        let y = f64::from(s.from.y) + f64::from(s.to.y - s.from.y) * progress;
-        self.on_ground(x, y)
+        glam::DVec2::new(
+            f64::from(s.from.x) + f64::from(s.to.x - s.from.x) * progress,
+            f64::from(s.from.y) + f64::from(s.to.y - s.from.y) * progress,
+        )
     }
 
     /// Path distance to the Hub from `progress` along segment `seg`.

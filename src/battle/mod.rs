@@ -312,6 +312,8 @@ pub struct Battle {
     field: Option<Arc<Field>>,
     collection: Vec<BlueprintId>,
     coverage: targeting::Coverages,
+    /// A reused buffer for picking targets.
+    scratch: Vec<(f64, f64, EntityId)>,
     /// Player commands not applied yet, by tick, in submission order: input, not state.
     queue: BTreeMap<u64, Vec<PlayerCommand>>,
     history: Vec<(u64, PlayerCommand)>,
@@ -371,6 +373,7 @@ impl Battle {
             field,
             collection,
             coverage: BTreeMap::new(),
+            scratch: Vec::new(),
             queue: BTreeMap::new(),
             history: Vec::new(),
             checkpoints: Vec::new(),

@@ -30,7 +30,7 @@ impl Battle {
                 route,
                 speed.max(0.0) / crate::TICKS_PER_SECOND as f64,
             );
-            let p = field.along(route.segment, route.progress);
+            let p = field.along_flat(route.segment, route.progress);
             if let Some(e) = self.state.entities.get_mut(id) {
                 e.route = Some(route);
                 e.position = Position { x: p.x, y: p.y };

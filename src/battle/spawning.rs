@@ -113,13 +113,16 @@ impl Battle {
         match at {
             SpawnAt::Point(p) => Some(self.spawn_attacker(attacker, p)),
             SpawnAt::Route(route) => {
-                let p = self.field.as_ref()?.along(route.segment, route.progress);
+                let p = self
+                    .field
+                    .as_ref()?
+                    .along_flat(route.segment, route.progress);
                 Some(self.spawn_attacker_at(attacker, Position { x: p.x, y: p.y }, Some(route)))
             }
             SpawnAt::Path(n) => {
                 let field = self.field.clone()?;
                 let segment = field.entry(n)?;
-                let p = field.along(segment, 0.0);
+                let p = field.along_flat(segment, 0.0);
                 let route = Route {
                     segment,
                     progress: 0.0,

@@ -170,14 +170,16 @@ impl Battle {
         let Some(frame) = self.frame_of(tower, shooter) else {
             return Vec::new();
         };
-        let mut candidates: Vec<(f64, f64, EntityId)> = Vec::new();
+        let mut candidates = std::mem::take(&mut self.scratch);
+        candidates.clear();
         let field = self.field.clone();
-        let score = |e: &Entity, p: DVec3, remaining: f64| -> f64 {
+        // The target point is only worked out for the priorities that need a distance.
+        let score = |e: &Entity, p: &dyn Fn() -> DVec3, remaining: f64| -> f64 {
             match priority {
                 Priority::First => remaining,
                 Priority::Last => -remaining,
-                Priority::Closest => (p - frame.muzzle).length(),
-                Priority::Farthest => -(p - frame.muzzle).length(),
+                Priority::Closest => (p() - frame.muzzle).length(),
+                Priority::Farthest => -(p() - frame.muzzle).length(),
                 Priority::Weakest => e.hp,
                 Priority::Strongest => -e.hp,
             }
@@ -197,9 +199,9 @@ impl Battle {
                     if !Coverage::covers(bits, size, route.progress) {
                         continue;
                     }
-                    let p = target_point(field.along(seg, route.progress), size);
+                    let p = || target_point(field.along(seg, route.progress), size);
                     let remaining = field.remaining(seg, route.progress);
-                    candidates.push((score(e, p, remaining), remaining, id));
+                    candidates.push((score(e, &p, remaining), remaining, id));
                 }
             }
         }
@@ -217,7 +219,7 @@ impl Battle {
                 });
             let p = target_point(ground, self.content.attacker(a).size);
             if can_hit(field.as_deref(), shooter, &frame, p) {
-                candidates.push((score(e, p, f64::INFINITY), f64::INFINITY, id));
+                candidates.push((score(e, &|| p, f64::INFINITY), f64::INFINITY, id));
             }
         }
         let order = |a: &(f64, f64, EntityId), b: &(f64, f64, EntityId)| {
@@ -228,13 +230,16 @@ impl Battle {
         if let Some(n) = limit.filter(|n| *n < candidates.len()) {
             // Only the best few are needed: partition around the n-th, then sort those.
             if n == 0 {
-                return Vec::new();
+                candidates.clear();
+            } else {
+                candidates.select_nth_unstable_by(n - 1, order);
+                candidates.truncate(n);
             }
-            candidates.select_nth_unstable_by(n - 1, order);
-            candidates.truncate(n);
         }
         candidates.sort_by(order);
-        candidates.into_iter().map(|(_, _, id)| id).collect()
+        let picked = candidates.iter().map(|(_, _, id)| *id).collect();
+        self.scratch = candidates;
+        picked
     }
 }
 

@@ -407,7 +407,7 @@ impl Battle {
         }
         let shots = std::mem::take(&mut self.state.shots);
         let mut flying = Vec::with_capacity(shots.len());
-        let mut grid = AttackerGrid::new(self);
+        let grid = AttackerGrid::new(self);
         for mut shot in shots {
             let keep = match &mut shot.kind {
                 ShotKind::Straight { velocity, left } => {
@@ -417,10 +417,10 @@ impl Battle {
                     for _ in 0..steps {
                         shot.position += step;
                         *left -= step.length();
+                        // The grid is this tick's: attackers a hit kills are skipped, those it
+                        // spawns join next tick.
                         if let Some(target) = self.struck(&grid, shot.position) {
                             self.hit(shot.source, target, shot.damage, shot.types, None);
-                            // The hit may have killed or spawned attackers.
-                            grid = AttackerGrid::new(self);
                             alive = false;
                             break;
                         }
@@ -450,7 +450,6 @@ impl Battle {
                         for target in self.attackers_near(to.truncate(), *radius, None) {
                             self.deal(Some(shot.source), target, shot.damage, shot.types);
                         }
-                        grid = AttackerGrid::new(self);
                         false
                     } else {
                         true
