@@ -148,7 +148,7 @@ fn battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
     for (i, p) in spots.iter().take(towers).enumerate() {
         let blueprint = match i % 10 {
             0 => "b:smart",
-            1 | 2 | 3 => "b:bolt",
+            1..=3 => "b:bolt",
             _ => "b:gun",
         };
         b.place(
