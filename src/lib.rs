@@ -13,3 +13,4 @@ pub mod lua;
 pub mod modding;
 pub mod rng;
 pub mod ron_file;
+pub mod waves;
