@@ -6,21 +6,32 @@
 
 mod waves_common;
 
-use rampart::waves::{AttackerPool, UsageStats, Wave, WaveKind, level_waves};
+use rampart::waves::{AttackerPool, UsageStats, Wave, WaveKind, WaveParams, level_waves};
 use waves_common::{core_pool, level_params, synthetic_pool};
 
-/// Waves of `seeds` seeds × levels 1–3 × 1–4 paths, 15 waves each, with their path count.
-fn sample(pool: &AttackerPool, seeds: u64) -> Vec<(usize, Wave)> {
+/// Waves of `seeds` seeds × levels 1–3 × 1–4 paths, 15 waves each, with their path count;
+/// `tweak` adjusts each level's parameters.
+fn sample_with(
+    pool: &AttackerPool,
+    seeds: u64,
+    tweak: impl Fn(&mut WaveParams),
+) -> Vec<(usize, Wave)> {
     let mut waves = Vec::new();
     for seed in 0..seeds {
         for level in 1..=3 {
+            let mut params = level_params(level);
+            tweak(&mut params);
             for paths in 1..=4 {
-                let lw = level_waves(seed, level, paths, &level_params(level), pool, 15).unwrap();
+                let lw = level_waves(seed, level, paths, &params, pool, 15).unwrap();
                 waves.extend(lw.waves.into_iter().map(|w| (paths, w)));
             }
         }
     }
     waves
+}
+
+fn sample(pool: &AttackerPool, seeds: u64) -> Vec<(usize, Wave)> {
+    sample_with(pool, seeds, |_| {})
 }
 
 #[test]
@@ -80,5 +91,19 @@ fn print_capacity_use_tables() {
             );
             println!("{}", row(&format!("waves {from}–{to}"), &s));
         }
+        // Our additions switched off: one attempt, and no fill target before the thesis's test.
+        let plain = sample_with(&pool, 500, |p| {
+            p.sequential_attempts = 1;
+            p.fill_target = 1.0;
+        });
+        let s = UsageStats::of(plain.iter().map(|(_, w)| w));
+        println!("{}", row("all, thesis rules only", &s));
+        let s = UsageStats::of(
+            plain
+                .iter()
+                .map(|(_, w)| w)
+                .filter(|w| w.kind == WaveKind::Sequential),
+        );
+        println!("{}", row("sequential, thesis rules only", &s));
     }
 }
