@@ -254,3 +254,16 @@ fn an_unaffordable_pool_gives_empty_waves_not_overshooting_ones() {
     // All capacity is left over, so the global capacity grows wave by wave.
     assert!(lw.waves[2].global_capacity > lw.waves[1].global_capacity);
 }
+
+#[test]
+fn a_falling_difficulty_curve_never_goes_negative() {
+    let mut params = WaveParams::default();
+    params.capacity.per_wave = -30.0;
+    params.rate.per_wave = -3.0;
+    let pool = core_pool();
+    let lw = level_waves(3, 1, 2, &params, &pool, 8).unwrap();
+    for w in &lw.waves {
+        assert!(w.capacity >= 0.0 && w.global_capacity >= 0.0 && w.value <= w.capacity);
+        assert!(w.loads.iter().all(|l| l.rate >= 0.0 && l.capacity >= 0.0));
+    }
+}

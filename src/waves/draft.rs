@@ -11,10 +11,13 @@ use super::wave::WaveKind;
 pub(crate) struct WaveInput<'a> {
     /// 1-based wave number.
     pub number: u32,
+    /// The level's parameters.
     pub params: &'a WaveParams,
     /// The allowed spacings, ascending.
     pub spacings: &'a [f64],
+    /// The attacker types, indexed by pool position everywhere below.
     pub pool: &'a AttackerPool,
+    /// The wave's (α, β).
     pub collateral: Collateral,
     /// The budgets the wave's paths already have, before this wave's new rate and capacity.
     pub budgets: Vec<PathBudget>,
@@ -31,7 +34,9 @@ pub(crate) struct WaveInput<'a> {
 /// A batch under construction: the attacker type on each slot.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DraftBatch {
+    /// Seconds between spawns.
     pub spacing: f64,
+    /// Attackers per slot.
     pub count: u32,
     /// Pool index per slot.
     pub attackers: Vec<usize>,
@@ -39,8 +44,11 @@ pub(crate) struct DraftBatch {
 
 /// A finished wave before it is written out: its batches and the budgets its paths end with.
 pub(crate) struct Draft {
+    /// The kind actually generated (a parallel wave may have become sequential).
     pub kind: WaveKind,
+    /// The batches in spawn order.
     pub batches: Vec<DraftBatch>,
+    /// Per slot, the budget with this wave's share of the new rate and capacity.
     pub budgets: Vec<PathBudget>,
 }
 

@@ -75,8 +75,9 @@ impl WaveGenerator {
         let mut rng = self.seed.index(u64::from(number)).rng();
         let params = &self.params;
 
-        // The difficulty of this wave, and the part of it no path has yet.
-        let capacity = params.capacity.at(number);
+        // The difficulty of this wave (a falling curve may not go below zero), and the part of
+        // it no path has yet.
+        let capacity = params.capacity.at(number).max(0.0);
         let path_capacity = capacity * (1.0 - params.global_fraction);
         let held_capacity: f64 = self.paths.iter().map(|p| p.capacity).sum();
         let held_rate: f64 = self.paths.iter().map(|p| p.rate).sum();
@@ -97,7 +98,7 @@ impl WaveGenerator {
             collateral: params.collateral(number),
             budgets: selected.iter().map(|&p| self.paths[p]).collect(),
             global,
-            new_rate: (params.rate.at(number) - held_rate).max(0.0),
+            new_rate: (params.rate.at(number).max(0.0) - held_rate).max(0.0),
             new_capacity: (path_capacity - held_capacity).max(0.0),
             used: &self.used,
         };
