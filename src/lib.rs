@@ -17,4 +17,5 @@ pub mod modding;
 pub mod rng;
 pub mod ron_file;
 pub mod terrain;
+pub mod waves;
 pub mod worldgen;
