@@ -59,6 +59,9 @@ fn apply_damage(b: &mut Battle, d: &mut Damage) {
         target.hp = 0.0;
         b.mark_dying(d.target, d.source);
     }
+    if let Some(e) = d.source.and_then(|s| b.state_mut().entities.get_mut(s)) {
+        e.damage_dealt += d.dealt;
+    }
     b.push_log(LogKind::Damaged {
         target: d.target,
         amount: d.dealt,

@@ -132,7 +132,7 @@ impl Battle {
     }
 
     /// Deals damage from `source` to `target` through the `damage` command; returns what was
-    /// dealt and adds it to the source's tally.
+    /// dealt (the handler adds it to the source's tally).
     pub fn deal(
         &mut self,
         source: Option<EntityId>,
@@ -140,23 +140,16 @@ impl Battle {
         amount: f64,
         types: DamageTypes,
     ) -> f64 {
-        let dealt = self
-            .command(
-                |b| &b.chains.damage,
-                Damage {
-                    target,
-                    amount,
-                    types,
-                    source,
-                    dealt: 0.0,
-                },
-            )
+        let damage = Damage {
+            target,
+            amount,
+            types,
+            source,
+            dealt: 0.0,
+        };
+        self.command(|b| &b.chains.damage, damage)
             .applied()
-            .map_or(0.0, |d| d.dealt);
-        if let Some(e) = source.and_then(|s| self.state.entities.get_mut(s)) {
-            e.damage_dealt += dealt;
-        }
-        dealt
+            .map_or(0.0, |d| d.dealt)
     }
 
     /// Every tower that is ready and has a target fires; the others count down.

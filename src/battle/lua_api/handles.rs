@@ -1,0 +1,145 @@
+//! Values that cross between Rust and scripts: entity handles and damage types.
+
+use mlua::{AnyUserData, FromLua, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+
+use super::super::{Battle, EntityId};
+use crate::content::{DamageType, DamageTypes};
+
+/// A handle to an entity, as scripts hold it. Handles of dead entities stay valid values;
+/// `alive()` tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EntityRef(pub EntityId);
+
+impl UserData for EntityRef {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
+            Ok(other
+                .borrow::<EntityRef>()
+                .map(|o| *o == *this)
+                .unwrap_or(false))
+        });
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(format!("entity#{}", this.0.to_bits()))
+        });
+        methods.add_meta_function(
+            MetaMethod::Index,
+            |lua, (this, key): (AnyUserData, String)| -> mlua::Result<Value> {
+                if key == "id" {
+                    let e = this.borrow::<EntityRef>()?;
+                    return Ok(Value::Number(e.0.to_bits() as f64));
+                }
+                let api = tables(lua)?.entity_api.clone();
+                api.raw_get(key)
+            },
+        );
+    }
+}
+
+/// Tables the API needs on every call, kept in the VM's app data so that no lookup by name
+/// (which allocates a string) is needed.
+pub(super) struct ApiTables {
+    /// Functions shared by entity handles and instance tables.
+    pub(super) entity_api: Table,
+    /// One handle per entity, weakly held.
+    pub(super) handles: Table,
+}
+
+pub(super) fn tables(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, ApiTables>> {
+    lua.app_data_ref::<ApiTables>()
+        .ok_or_else(|| mlua::Error::runtime("the battle API is not installed in this VM"))
+}
+
+/// An entity passed to a function: a handle, or an instance table (`self`) holding one.
+pub(super) struct EntityArg(pub(super) EntityId);
+
+impl FromLua for EntityArg {
+    fn from_lua(value: Value, _: &Lua) -> mlua::Result<Self> {
+        entity_id_of(&value).map(EntityArg)
+    }
+}
+
+pub(super) fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
+    match value {
+        Value::UserData(ud) => Ok(ud.borrow::<EntityRef>()?.0),
+        Value::Table(t) => {
+            let handle: AnyUserData = t
+                .raw_get("entity")
+                .map_err(|_| mlua::Error::runtime("expected an entity"))?;
+            Ok(handle.borrow::<EntityRef>()?.0)
+        }
+        other => Err(mlua::Error::runtime(format!(
+            "expected an entity, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// The handle for `id`. Each VM keeps one handle per entity (in a weak table), so handles of
+/// the same entity are the same value: scripts can compare them with `==` and use them as keys.
+pub(crate) fn entity_to_lua(lua: &Lua, id: EntityId) -> mlua::Result<Value> {
+    let handles = tables(lua)?.handles.clone();
+    let key = id.to_bits() as f64;
+    if let Value::UserData(ud) = handles.raw_get::<Value>(key)? {
+        return Ok(Value::UserData(ud));
+    }
+    let ud = lua.create_userdata(EntityRef(id))?;
+    handles.raw_set(key, &ud)?;
+    Ok(Value::UserData(ud))
+}
+
+/// A handle for `id`, or `nil`.
+pub(crate) fn opt_entity_to_lua(lua: &Lua, id: Option<EntityId>) -> mlua::Result<Value> {
+    id.map_or(Ok(Value::Nil), |id| entity_to_lua(lua, id))
+}
+
+/// The entity a script passed; it must be alive.
+pub(crate) fn entity_from_lua(value: &Value, battle: &Battle) -> mlua::Result<EntityId> {
+    let id = entity_id_of(value)?;
+    if battle.entity(id).is_none() {
+        return Err(mlua::Error::runtime("that entity no longer exists"));
+    }
+    Ok(id)
+}
+
+/// Like [`entity_from_lua`], with `nil` meaning none.
+pub(crate) fn opt_entity_from_lua(
+    value: &Value,
+    battle: &Battle,
+) -> mlua::Result<Option<EntityId>> {
+    match value {
+        Value::Nil => Ok(None),
+        v => entity_from_lua(v, battle).map(Some),
+    }
+}
+
+/// Damage types as an array of names: `{"physical", "explosive"}`.
+pub(crate) fn damage_types_to_lua(lua: &Lua, types: DamageTypes) -> mlua::Result<Value> {
+    Ok(Value::Table(lua.create_sequence_from(
+        types.iter().map(DamageType::name),
+    )?))
+}
+
+/// Damage types from an array of names (or a single name).
+pub(crate) fn damage_types_from_lua(value: &Value) -> mlua::Result<DamageTypes> {
+    let parse = |v: Value| -> mlua::Result<DamageType> {
+        let name = match &v {
+            Value::String(s) => s.to_str()?.to_string(),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "expected a damage type name, got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        DamageType::from_name(&name).ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "unknown damage type `{name}` (use physical, explosive, energy or hp_loss)"
+            ))
+        })
+    };
+    match value {
+        Value::Table(t) => t.sequence_values::<Value>().map(|v| parse(v?)).collect(),
+        Value::Nil => Ok(DamageTypes::NONE),
+        other => Ok([parse(other.clone())?].into_iter().collect()),
+    }
+}
