@@ -4,10 +4,10 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use common::{Mods, attacker, blueprint, wave};
 use rampart::battle::{
     Battle, BattleConfig, EntityId, Gain, HullDamage, LogKind, Phase, PlayerCommand, Position,
-    SpawnAt, WaveSpawn, WaveSpawns,
+    SpawnAt, WaveSpawns,
 };
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
@@ -83,19 +83,6 @@ fn battle(content: &Arc<ContentDb>, waves: Vec<WaveSpawns>) -> Battle {
     Battle::new(content.clone(), config)
 }
 
-fn spawns(list: &[(u32, &str)]) -> WaveSpawns {
-    WaveSpawns {
-        spawns: list
-            .iter()
-            .map(|&(delay, attacker)| WaveSpawn {
-                delay,
-                path: 0,
-                attacker: attacker.into(),
-            })
-            .collect(),
-    }
-}
-
 fn attackers(b: &Battle) -> Vec<(EntityId, Position)> {
     b.entities()
         .filter(|(_, e)| e.kind.attacker().is_some())
@@ -108,7 +95,7 @@ fn attackers_walk_tile_to_tile_at_their_speed_and_alternate_at_splits() {
     let (_mods, content) = content();
     let mut b = battle(
         &content,
-        vec![spawns(&[
+        vec![wave(&[
             (0, "w:walker"),
             (20, "w:walker"),
             (40, "w:walker"),
@@ -149,7 +136,7 @@ fn attackers_walk_tile_to_tile_at_their_speed_and_alternate_at_splits() {
 #[test]
 fn reaching_the_hub_costs_hull_by_size_and_removes_the_attacker() {
     let (_mods, content) = content();
-    let mut b = battle(&content, vec![spawns(&[(0, "w:walker"), (0, "w:brute")])]);
+    let mut b = battle(&content, vec![wave(&[(0, "w:walker"), (0, "w:brute")])]);
     let hull = b.player().hull;
     b.submit(PlayerCommand::StartWave);
     // Path length 6 tiles: the brute (2 t/s) arrives after 60 ticks, the walker after 120.
@@ -187,7 +174,7 @@ fn reaching_the_hub_costs_hull_by_size_and_removes_the_attacker() {
 #[test]
 fn every_refused_placement_says_why() {
     let (_mods, content) = content();
-    let mut b = battle(&content, vec![spawns(&[(0, "w:walker")])]);
+    let mut b = battle(&content, vec![wave(&[(0, "w:walker")])]);
     let refuse =
         |b: &mut Battle, bp: &str, x: f64, y: f64| b.place(bp, Position { x, y }, 0).unwrap_err();
     assert!(refuse(&mut b, "w:wall", 2.0, 3.0).contains("attackers walk there"));
@@ -288,7 +275,7 @@ fn energy_is_capped_fuel_wins_and_hull_loses() {
     let (_mods, content) = content();
     let mut b = battle(
         &content,
-        vec![spawns(&[(0, "w:walker")]), spawns(&[(0, "w:walker")])],
+        vec![wave(&[(0, "w:walker")]), wave(&[(0, "w:walker")])],
     );
     let cap = b.config().energy_cap;
     b.command(

@@ -406,6 +406,24 @@ impl LuaPayload for Cost {
     }
 }
 
+impl LuaPayload for Vec<String> {
+    /// A list of strings.
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
+        Ok(Value::Table(
+            lua.create_sequence_from(self.iter().map(String::as_str))?,
+        ))
+    }
+    fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
+        match value {
+            Value::Table(t) => t.sequence_values::<String>().collect(),
+            other => Err(mlua::Error::runtime(format!(
+                "expected a list of strings, got {}",
+                other.type_name()
+            ))),
+        }
+    }
+}
+
 /// What a chain is, for scripts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChainKind {
@@ -555,6 +573,8 @@ chains! {
         starting_cooldown: StatOf => f64 = super::rules::base_starting_cooldown,
         /// What a blueprint costs to use now.
         blueprint_cost: StatOf => Cost = super::rules::base_cost,
+        /// A blueprint's description lines (an upgrade may add one).
+        descriptions: StatOf => Vec<String> = super::rules::base_descriptions,
         /// The most energy the player can hold.
         energy_cap: () => f64 = super::rules::base_energy_cap,
     }

@@ -7,7 +7,7 @@
 //! of damage, except HP loss), `stealth` (towers cannot target it), `overclocked` (shoots 50 %
 //! faster), `paralyzed` (a building does nothing) and `electrified` (its next shots deal its
 //! magnitude of extra energy damage). Mods may apply effects of any other name; they do what the
-//! mod's own callbacks make of them (`entity:has_effect(name)`).
+//! mod's own callbacks make of them (`entity:effect(name)`).
 
 use serde::{Deserialize, Serialize};
 

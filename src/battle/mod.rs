@@ -8,6 +8,7 @@
 //! content, seed and commands give the same hash in any process.
 
 pub mod chains;
+mod describe;
 mod economy;
 pub mod effects;
 pub mod entity;
@@ -42,6 +43,7 @@ pub use chains::{
     ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
     chain_kind,
 };
+pub use describe::BlueprintView;
 pub use effects::{Effect, Lasting, Stacking};
 pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
@@ -322,6 +324,11 @@ pub struct Battle {
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
     depth: u32,
+    /// Queries being computed (nested); scripts may not change the battle meanwhile.
+    querying: u32,
+    /// Whether values are being computed for display only: script errors then are not counted
+    /// or logged, so that looking at the battle never changes it.
+    previewing: bool,
 }
 
 impl Battle {
@@ -381,6 +388,8 @@ impl Battle {
             scripts: None,
             log: Vec::new(),
             depth: 0,
+            querying: 0,
+            previewing: false,
         };
         rules::install(&mut battle);
         let host = ScriptHost::new(&battle.content, &battle.config.script_limits);
@@ -597,7 +606,9 @@ impl Battle {
         if !self.enter(chain(self).name()) {
             return chain::Query::base(self, chain, input);
         }
+        self.querying += 1;
         let value = chain::Query::run(self, chain, input);
+        self.querying -= 1;
         self.depth -= 1;
         value
     }
@@ -623,6 +634,25 @@ impl Battle {
     /// Whether another chain may start inside the running ones.
     pub(crate) fn can_nest(&self) -> bool {
         self.depth < MAX_CHAIN_DEPTH
+    }
+
+    /// Whether a query is being computed.
+    pub(crate) fn in_query(&self) -> bool {
+        self.querying > 0
+    }
+
+    /// Whether values are being computed for display only.
+    pub(crate) fn previewing(&self) -> bool {
+        self.previewing
+    }
+
+    /// Runs `f` for display only: whatever scripts get wrong meanwhile is neither counted toward
+    /// switching their mod off nor logged.
+    pub(crate) fn preview<R>(&mut self, f: impl FnOnce(&mut Battle) -> R) -> R {
+        let outer = std::mem::replace(&mut self.previewing, true);
+        let result = f(self);
+        self.previewing = outer;
+        result
     }
 
     fn enter(&mut self, chain: &'static str) -> bool {

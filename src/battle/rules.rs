@@ -208,6 +208,11 @@ pub(super) fn base_cost(b: &mut Battle, s: &StatOf) -> Cost {
     b.content().blueprint(s.blueprint).cost
 }
 
+/// A blueprint's description lines as written.
+pub(super) fn base_descriptions(b: &mut Battle, s: &StatOf) -> Vec<String> {
+    b.content().blueprint(s.blueprint).descriptions.clone()
+}
+
 /// The energy cap of the battle's configuration.
 pub(super) fn base_energy_cap(b: &mut Battle, _: &()) -> f64 {
     b.config().energy_cap

@@ -109,6 +109,9 @@ impl HostShared {
     /// the mod off.
     fn report(&self, battle: Option<&mut Battle>, mod_index: usize, error: ScriptError) {
         tracing::debug!(target: "rampart::script", "{error}");
+        if battle.as_ref().is_some_and(|b| b.previewing()) {
+            return;
+        }
         let mod_id = error.mod_id.clone();
         let failures = {
             let mut f = self.failures.borrow_mut();
@@ -191,6 +194,9 @@ impl HostLink {
                 chain: name,
                 id: None,
             }),
+            Some(b) if b.in_query() => Err(format!(
+                "a query modifier must not register on `{chain}`: it only computes a value"
+            )),
             Some(b) => {
                 let id = match kind {
                     RegistrationKind::Modify => super::chains::lua_modify(b, chain, reg),
@@ -264,9 +270,13 @@ impl UserData for Registration {
         methods.add_method("remove", |lua, this, ()| {
             let Some(id) = this.id else { return Ok(false) };
             let link = HostLink::get(lua)?;
-            Ok(link
-                .shared
-                .with_battle(|b| b.is_some_and(|b| b.chains.remove(&this.chain, id))))
+            link.shared.with_battle(|b| match b {
+                Some(b) if b.in_query() => Err(mlua::Error::runtime(
+                    "a query modifier must not remove registrations: it only computes a value",
+                )),
+                Some(b) => Ok(b.chains.remove(&this.chain, id)),
+                None => Ok(false),
+            })
         });
     }
 }

@@ -61,6 +61,17 @@ pub struct RichText {
 }
 
 impl RichText {
+    /// Every value shown, in order, with how it compares with the unmodified content.
+    pub fn values(&self) -> impl Iterator<Item = (&str, Quality)> {
+        self.lines
+            .iter()
+            .flat_map(|l| &l.spans)
+            .filter_map(|s| match s {
+                Span::Value { text, quality } => Some((text.as_str(), *quality)),
+                _ => None,
+            })
+    }
+
     /// The text without styling (icons as `[#…]`), one line per line; handy for logs and tests.
     pub fn plain(&self) -> String {
         let mut out = String::new();
@@ -166,13 +177,16 @@ impl AttackerNow {
 }
 
 /// Which way is better for a statistic.
-#[derive(Clone, Copy)]
-enum Better {
+#[derive(Clone, Copy, Debug)]
+pub enum Better {
+    /// More is better (range, damage).
     Higher,
+    /// Less is better (interval, cost).
     Lower,
 }
 
-fn quality(now: f64, base: f64, better: Better) -> Quality {
+/// How `now` compares with `base` for a statistic where `better` says which way is better.
+pub fn quality(now: f64, base: f64, better: Better) -> Quality {
     if (now - base).abs() < 1e-9 {
         return Quality::Unchanged;
     }
@@ -540,16 +554,7 @@ mod tests {
                 .spans
                 .contains(&Span::Unknown("[THING]".into()))
         );
-        let values: Vec<Quality> = text
-            .lines
-            .iter()
-            .flat_map(|l| &l.spans)
-            .filter_map(|s| match s {
-                Span::Value { quality, .. } => Some(*quality),
-                _ => None,
-            })
-            .collect();
-        assert!(values.iter().all(|q| *q == Quality::Unchanged));
+        assert!(text.values().all(|(_, q)| q == Quality::Unchanged));
     }
 
     #[test]
@@ -560,16 +565,7 @@ mod tests {
         now.interval = Some(32.0);
         now.descriptions.push("Adjacent to a Radar.".into());
         let text = blueprint(&bp, &now);
-        let quality_of = |needle: &str| {
-            text.lines
-                .iter()
-                .flat_map(|l| &l.spans)
-                .find_map(|s| match s {
-                    Span::Value { text, quality } if text == needle => Some(*quality),
-                    _ => None,
-                })
-                .unwrap()
-        };
+        let quality_of = |needle: &str| text.values().find(|v| v.0 == needle).unwrap().1;
         assert_eq!(quality_of("3.77"), Quality::Better, "more range is better");
         assert_eq!(
             quality_of("1.6s"),

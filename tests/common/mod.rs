@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rampart::battle::{WaveSpawn, WaveSpawns};
 use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostics;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
@@ -105,4 +106,18 @@ pub fn attacker(name: &str, hp: f64, speed: f64, extra: &str) -> String {
 /// A blueprint file.
 pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
     format!("(name: \"{name}\", kind: {kind}, rarity: Common, {extra})")
+}
+
+/// A wave on path 0: `(delay in ticks after the previous spawn, attacker id)` pairs.
+pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {
+    WaveSpawns {
+        spawns: list
+            .iter()
+            .map(|&(delay, attacker)| WaveSpawn {
+                delay,
+                path: 0,
+                attacker: attacker.into(),
+            })
+            .collect(),
+    }
 }

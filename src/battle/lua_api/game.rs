@@ -5,7 +5,7 @@ use mlua::{Function, Lua, Table, Value, Variadic};
 use glam::DVec2;
 
 use super::handles::{entity_from_lua, entity_to_lua};
-use super::{locate, query, register, too_deep, with_battle};
+use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::scripting::{HostLink, RegistrationKind};
 use crate::battle::{Effect, EntityId, EntityKind, Lasting, Phase, Position, Stacking, chains};
 use crate::lua::{Fault, ScriptErrorKind};
@@ -38,7 +38,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     game.raw_set(
         "command",
         lua.create_function(|lua, (_, name, payload): (Value, String, Value)| {
-            with_battle(lua, "game:command", |b| {
+            changing_battle(lua, "game:command", |b| {
                 if !b.can_nest() {
                     return Err(too_deep(lua, &name));
                 }
@@ -103,7 +103,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         "spawn",
         lua.create_function(
             |lua, (_, attacker, at, y): (Value, String, Value, Option<f64>)| {
-                with_battle(lua, "game:spawn", |b| {
+                changing_battle(lua, "game:spawn", |b| {
                     let id = b.content().attacker_id(&attacker).ok_or_else(|| {
                         Fault::here(
                             lua,
@@ -142,7 +142,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     game.raw_set(
         "remove",
         lua.create_function(|lua, (_, e): (Value, Value)| {
-            with_battle(lua, "game:remove", |b| {
+            changing_battle(lua, "game:remove", |b| {
                 let id = entity_from_lua(&e, b).map_err(|e| locate(lua, e))?;
                 if matches!(b.entity(id).map(|e| e.kind), Some(EntityKind::Attacker(_))) {
                     return Err(Fault::here(
@@ -172,7 +172,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         "apply_effect",
         lua.create_function(
             |lua, (_, target, name, opts): (Value, Value, String, Option<Table>)| {
-                with_battle(lua, "game:apply_effect", |b| {
+                changing_battle(lua, "game:apply_effect", |b| {
                     let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
                     let (effect, stacking) = effect_from(lua, name, opts)?;
                     b.apply_effect(target, effect, stacking);
@@ -184,7 +184,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     game.raw_set(
         "remove_effect",
         lua.create_function(|lua, (_, target, name): (Value, Value, String)| {
-            with_battle(lua, "game:remove_effect", |b| {
+            changing_battle(lua, "game:remove_effect", |b| {
                 let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
                 b.remove_effect(target, &name);
                 Ok(())
@@ -207,7 +207,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 let t = lua.create_table()?;
                 t.set("level", tile.level)?;
                 t.set("height", field.ground(f64::from(p.x), f64::from(p.y)))?;
-                t.set("slant", tile.slant.map(|d| format!("{d:?}").to_lowercase()))?;
+                t.set("slant", tile.slant.map(|d| d.name()))?;
                 t.set("surface", tile.surface.to_string())?;
                 t.set("water", world.blocked_surface[world.grid.index(p)])?;
                 t.set("obstacle", world.obstacle(p).map(|o| o.kind.name()))?;
@@ -238,7 +238,7 @@ fn random(lua: &Lua, args: Variadic<f64>) -> mlua::Result<f64> {
         [m] => (Some(1.0), Some(*m)),
         [m, n, ..] => (Some(*m), Some(*n)),
     };
-    with_battle(lua, "math.random", |b| {
+    changing_battle(lua, "math.random", |b| {
         let rng = b
             .script_rng(mod_index)
             .ok_or_else(|| mlua::Error::runtime("no random generator for this mod"))?;

@@ -45,6 +45,27 @@ fn with_battle<R>(
     })
 }
 
+/// Like [`with_battle`], for calls that change the battle: refused while a query is computed,
+/// because queries only compute values and the client computes them at any time for display.
+fn changing_battle<R>(
+    lua: &Lua,
+    what: &str,
+    f: impl FnOnce(&mut Battle) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    with_battle(lua, what, |b| {
+        if b.in_query() {
+            return Err(Fault::here(
+                lua,
+                ScriptErrorKind::Runtime,
+                format!(
+                    "{what} changes the battle, which a query modifier must not do: it only computes a value; change things from a command modifier, a reaction or a hook"
+                ),
+            ));
+        }
+        f(b)
+    })
+}
+
 fn query(lua: &Lua, name: &str, input: Value) -> mlua::Result<Value> {
     with_battle(lua, "game:query", |b| {
         if !b.can_nest() {
