@@ -8,7 +8,16 @@ use crate::content::{BlueprintId, Cost};
 impl Battle {
     /// Pays a cost: materials, and energy of which any shortfall is paid with materials.
     pub(super) fn pay(&mut self, cost: Cost) -> Result<(), String> {
+        let (energy, materials) = self.split_cost(cost)?;
         let p = &mut self.state.player;
+        p.energy -= energy;
+        p.materials -= materials;
+        Ok(())
+    }
+
+    /// How a cost would be paid now: the energy and the materials taken, or why it cannot be.
+    pub(super) fn split_cost(&self, cost: Cost) -> Result<(f64, f64), String> {
+        let p = &self.state.player;
         let from_energy = cost.energy.min(p.energy).max(0.0);
         let materials = cost.materials + (cost.energy - from_energy).max(0.0);
         if materials > p.materials + 1e-9 {
@@ -18,9 +27,7 @@ impl Battle {
                 num(p.materials)
             ));
         }
-        p.energy -= from_energy;
-        p.materials -= materials;
-        Ok(())
+        Ok((from_energy, materials))
     }
 
     /// Puts every blueprint of the collection on its starting cooldown.
@@ -79,13 +86,7 @@ impl Battle {
             if self.state.entities.get(id).is_none() || self.paralyzed(id) {
                 continue;
             }
-            let stat = StatOf {
-                blueprint,
-                entity: Some(id),
-            };
-            let fuel = self.query(|b| &b.chains.fuel_production, &stat);
-            let materials = self.query(|b| &b.chains.material_production, &stat);
-            let energy = self.query(|b| &b.chains.energy_production, &stat);
+            let [fuel, materials, energy] = self.production_of(id, blueprint);
             let source = Some(id);
             if fuel > 0.0 {
                 self.command(
@@ -117,6 +118,21 @@ impl Battle {
         }
         self.wave_effects();
         self.wave_abilities();
+    }
+}
+
+impl Battle {
+    /// What building `id` (made from `blueprint`) produces after a wave: fuel, materials, energy.
+    pub(super) fn production_of(&mut self, id: EntityId, blueprint: BlueprintId) -> [f64; 3] {
+        let stat = StatOf {
+            blueprint,
+            entity: Some(id),
+        };
+        [
+            self.query(|b| &b.chains.fuel_production, &stat),
+            self.query(|b| &b.chains.material_production, &stat),
+            self.query(|b| &b.chains.energy_production, &stat),
+        ]
     }
 }
 

@@ -5,7 +5,8 @@ use super::chains::{EntityEvent, StatOf};
 use super::entity::{Entity, EntityId, EntityKind, Position, Route};
 use super::scripting::Hook;
 use super::{Battle, Owner, Phase};
-use crate::content::{AttackerId, BlueprintKind, Placement};
+use crate::content::{AttackerId, BlueprintId, BlueprintKind, Cost, Placement};
+use crate::worldgen::Pos;
 
 impl Battle {
     /// Brings an attacker into the battle at `position`, walking `route` if given;
@@ -55,37 +56,11 @@ impl Battle {
         position: Position,
         rotation: u8,
     ) -> Result<EntityId, String> {
-        let id = self
-            .content
-            .blueprint_id(blueprint)
-            .ok_or_else(|| format!("there is no blueprint `{blueprint}`"))?;
-        let bp = self.content.blueprint(id);
-        let (kind, placement, name) = (bp.kind, bp.placement(), bp.name.clone());
-        match (kind.is_building(), self.state.phase) {
-            (_, Phase::Won | Phase::Lost) => return Err("the battle is over".into()),
-            (true, Phase::Wave) => return Err("buildings can only be placed between waves".into()),
-            (false, Phase::Build) => return Err("abilities can only be used during a wave".into()),
-            _ => {}
-        }
-        if !self.collection.contains(&id) {
-            return Err(format!("you do not have the {name} blueprint"));
-        }
-        if let Some(&waves) = self.state.cooldowns.get(&id).filter(|w| **w > 0) {
-            let plural = if waves == 1 { "" } else { "s" };
-            return Err(format!(
-                "{name} is cooling down for {waves} more wave{plural}"
-            ));
-        }
-        let tile = self.check_placement(id, &placement, position)?;
-        let cost = self.query(
-            |b| &b.chains.blueprint_cost,
-            &StatOf {
-                blueprint: id,
-                entity: None,
-            },
-        );
+        let (id, tile, cost) = self.vet_placement(blueprint, position)?;
         self.pay(cost)?;
         self.start_cooldown(id);
+        let bp = self.content.blueprint(id);
+        let (kind, placement) = (bp.kind, bp.placement());
 
         let rotatable = matches!(
             placement,
@@ -127,6 +102,47 @@ impl Battle {
         Ok(entity)
     }
 
+    /// Everything [`Battle::place`] checks before it pays: the phase, the collection, the
+    /// cooldown, where it goes and whether the player can afford it. Returns the blueprint, the
+    /// tile a building goes on and the cost.
+    pub(super) fn vet_placement(
+        &mut self,
+        blueprint: &str,
+        position: Position,
+    ) -> Result<(BlueprintId, Option<Pos>, Cost), String> {
+        let id = self
+            .content
+            .blueprint_id(blueprint)
+            .ok_or_else(|| format!("there is no blueprint `{blueprint}`"))?;
+        let bp = self.content.blueprint(id);
+        let (kind, placement, name) = (bp.kind, bp.placement(), bp.name.clone());
+        match (kind.is_building(), self.state.phase) {
+            (_, Phase::Won | Phase::Lost) => return Err("the battle is over".into()),
+            (true, Phase::Wave) => return Err("buildings can only be placed between waves".into()),
+            (false, Phase::Build) => return Err("abilities can only be used during a wave".into()),
+            _ => {}
+        }
+        if !self.collection.contains(&id) {
+            return Err(format!("you do not have the {name} blueprint"));
+        }
+        if let Some(&waves) = self.state.cooldowns.get(&id).filter(|w| **w > 0) {
+            let plural = if waves == 1 { "" } else { "s" };
+            return Err(format!(
+                "{name} is cooling down for {waves} more wave{plural}"
+            ));
+        }
+        let tile = self.check_placement(id, &placement, position)?;
+        let cost = self.query(
+            |b| &b.chains.blueprint_cost,
+            &StatOf {
+                blueprint: id,
+                entity: None,
+            },
+        );
+        self.split_cost(cost)?;
+        Ok((id, tile, cost))
+    }
+
     /// Abilities that last a number of ticks run out.
     pub(super) fn tick_abilities(&mut self) {
         let mut expired = Vec::new();
@@ -164,7 +180,7 @@ impl Battle {
 
     /// Arms a new tower, attaches the script of a new building or ability, fires its event and
     /// calls `on_placed`.
-    fn finish_placing(&mut self, entity: EntityId, kind: BlueprintKind) {
+    pub(super) fn finish_placing(&mut self, entity: EntityId, kind: BlueprintKind) {
         self.arm(entity);
         if let Some(host) = self.scripts.clone() {
             host.attach(self, entity);

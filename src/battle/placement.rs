@@ -29,67 +29,11 @@ impl Battle {
                 Ok(None)
             }
             Placement::Tile {
-                slants,
-                small_obstacles,
-                deposit,
                 not_adjacent_to_same,
                 ..
             } => {
                 let tile = Pos::new(position.x.round() as i32, position.y.round() as i32);
-                if let Some(field) = &self.field {
-                    let world = field.world();
-                    if !world.grid.contains(tile) {
-                        return Err("that is outside the world".into());
-                    }
-                    if field.on_path(tile) {
-                        return Err("attackers walk there; nothing can be built on a path".into());
-                    }
-                    if world.blocked_surface[world.grid.index(tile)] {
-                        return Err("nothing can be built on this ground".into());
-                    }
-                    let obstacle = world.obstacle(tile).map(|o| o.kind);
-                    let rich = |wanted: Deposit| {
-                        matches!(
-                            (wanted, obstacle),
-                            (
-                                Deposit::Fuel | Deposit::FuelOrMinerals,
-                                Some(ObstacleKind::Fuel)
-                            ) | (
-                                Deposit::Minerals | Deposit::FuelOrMinerals,
-                                Some(ObstacleKind::Minerals)
-                            )
-                        )
-                    };
-                    if let Some(wanted) = deposit
-                        && !rich(wanted)
-                    {
-                        return Err(match wanted {
-                            Deposit::Fuel => {
-                                format!("the {name} must be built on a tile rich in fuel")
-                            }
-                            Deposit::Minerals => {
-                                format!("the {name} must be built on a tile rich in minerals")
-                            }
-                            Deposit::FuelOrMinerals => format!(
-                                "the {name} must be built on a tile rich in fuel or minerals"
-                            ),
-                        });
-                    }
-                    match obstacle {
-                        Some(ObstacleKind::Large) => {
-                            return Err("a large obstacle is in the way".into());
-                        }
-                        Some(_) if deposit.is_none() && !small_obstacles => {
-                            return Err(format!(
-                                "an obstacle is in the way (the {name} cannot stand on small obstacles)"
-                            ));
-                        }
-                        _ => {}
-                    }
-                    if !slants && world.tile(tile).slant.is_some() {
-                        return Err(format!("the {name} cannot be built on a slope"));
-                    }
-                }
+                self.check_ground(id, placement, tile)?;
                 if self.building_on(tile).is_some() {
                     return Err("there is already a building here".into());
                 }
@@ -105,6 +49,82 @@ impl Battle {
                 Ok(Some(tile))
             }
         }
+    }
+
+    /// Checks what the ground of `tile` says about building blueprint `id` there: inside the
+    /// world, off the paths, a free surface, the deposit it needs, no obstacle in its way, no
+    /// slope it cannot stand on. Other buildings are not considered.
+    pub(super) fn check_ground(
+        &self,
+        id: BlueprintId,
+        placement: &Placement,
+        tile: Pos,
+    ) -> Result<(), String> {
+        let name = &self.content.blueprint(id).name;
+        let Placement::Tile {
+            slants,
+            small_obstacles,
+            deposit,
+            ..
+        } = *placement
+        else {
+            return Ok(());
+        };
+        if let Some(field) = &self.field {
+            let world = field.world();
+            if !world.grid.contains(tile) {
+                return Err("that is outside the world".into());
+            }
+            if field.on_path(tile) {
+                return Err("attackers walk there; nothing can be built on a path".into());
+            }
+            if world.blocked_surface[world.grid.index(tile)] {
+                return Err("nothing can be built on this ground".into());
+            }
+            let obstacle = world.obstacle(tile).map(|o| o.kind);
+            let rich = |wanted: Deposit| {
+                matches!(
+                    (wanted, obstacle),
+                    (
+                        Deposit::Fuel | Deposit::FuelOrMinerals,
+                        Some(ObstacleKind::Fuel)
+                    ) | (
+                        Deposit::Minerals | Deposit::FuelOrMinerals,
+                        Some(ObstacleKind::Minerals)
+                    )
+                )
+            };
+            if let Some(wanted) = deposit
+                && !rich(wanted)
+            {
+                return Err(match wanted {
+                    Deposit::Fuel => {
+                        format!("the {name} must be built on a tile rich in fuel")
+                    }
+                    Deposit::Minerals => {
+                        format!("the {name} must be built on a tile rich in minerals")
+                    }
+                    Deposit::FuelOrMinerals => {
+                        format!("the {name} must be built on a tile rich in fuel or minerals")
+                    }
+                });
+            }
+            match obstacle {
+                Some(ObstacleKind::Large) => {
+                    return Err("a large obstacle is in the way".into());
+                }
+                Some(_) if deposit.is_none() && !small_obstacles => {
+                    return Err(format!(
+                        "an obstacle is in the way (the {name} cannot stand on small obstacles)"
+                    ));
+                }
+                _ => {}
+            }
+            if !slants && world.tile(tile).slant.is_some() {
+                return Err(format!("the {name} cannot be built on a slope"));
+            }
+        }
+        Ok(())
     }
 
     /// The kind of the building on `tile`, if any.

@@ -20,6 +20,7 @@ pub mod annealing;
 pub mod endpoints;
 pub mod final_paths;
 pub mod grid;
+mod keep_paths;
 mod layout;
 pub mod modules;
 pub mod noise;
@@ -32,7 +33,9 @@ pub mod wfc;
 mod world;
 
 pub use grid::{Grid, Pos};
-pub use render::render_png;
+pub use keep_paths::regenerate_terrain;
+pub use render::{render_png, surface_color};
+pub use surface::level_within;
 pub use world::{GenStats, LEVEL_HEIGHT, World};
 
 use annealing::AnnealConfig;
@@ -234,24 +237,16 @@ fn generate_prepared(
             let mut wfc_rng = stage("wfc");
             let constraints =
                 wfc::path_constraints(&grid, terrain, &endpoints, &main, &mut wfc_rng);
-            let land = match wfc::generate_terrain(&grid, terrain, set, &constraints, &mut wfc_rng)
-            {
-                Ok(t) => t,
-                Err(e) => {
-                    stats.terrain_failures += 1;
-                    last = e;
-                    continue;
-                }
-            };
-            stats.backtracks += land.backtracks;
-            let placed = match obstacles::place_obstacles(
+            let (land, placed) = match land_and_obstacles(
                 &grid,
                 terrain,
-                &land,
+                set,
+                &constraints,
                 &reserved,
-                &mut stage("obstacles"),
+                [&mut wfc_rng, &mut stage("obstacles")],
+                &mut stats,
             ) {
-                Ok(o) => o,
+                Ok(found) => found,
                 Err(e) => {
                     last = e;
                     continue;
@@ -274,11 +269,7 @@ fn generate_prepared(
                     continue;
                 }
             };
-            let path_tiles: Vec<bool> = network.distance.iter().map(Option::is_some).collect();
-            let field =
-                noise_expr::Field::new(&grid, &land, &path_tiles, &placed, terrain.obstacles.len());
-            let models = scatter::scatter_models(terrain, &field, &mut stage("scatter"));
-            return Ok(World::assemble(
+            return Ok(scatter_and_assemble(
                 seed,
                 terrain,
                 set,
@@ -288,8 +279,8 @@ fn generate_prepared(
                 land,
                 placed,
                 network,
-                models,
                 stats,
+                &mut stage("scatter"),
             ));
         }
     }
@@ -298,4 +289,48 @@ fn generate_prepared(
         attempts: stats.path_attempts,
         last: Box::new(last),
     })
+}
+
+/// One terrain attempt: the wave function collapse under `constraints` (drawing from the first
+/// generator), then obstacles kept off the `reserved` tiles (from the second).
+fn land_and_obstacles(
+    grid: &Grid,
+    terrain: &TerrainType,
+    set: &ModuleSet,
+    constraints: &wfc::WfcConstraints,
+    reserved: &[bool],
+    [wfc_rng, obstacle_rng]: [&mut crate::rng::Rng; 2],
+    stats: &mut GenStats,
+) -> Result<(wfc::Terrain, Vec<Option<u16>>), GenError> {
+    let land =
+        wfc::generate_terrain(grid, terrain, set, constraints, wfc_rng).inspect_err(|_| {
+            stats.terrain_failures += 1;
+        })?;
+    stats.backtracks += land.backtracks;
+    let placed = obstacles::place_obstacles(grid, terrain, &land, reserved, obstacle_rng)?;
+    Ok((land, placed))
+}
+
+/// The last stage: obstacle models scattered over the finished terrain, then the world put
+/// together.
+#[allow(clippy::too_many_arguments)]
+fn scatter_and_assemble(
+    seed: Seed,
+    terrain: &TerrainType,
+    set: &ModuleSet,
+    grid: Grid,
+    hub: Pos,
+    main: annealing::MainPaths,
+    land: wfc::Terrain,
+    placed: Vec<Option<u16>>,
+    network: final_paths::PathNetwork,
+    stats: GenStats,
+    rng: &mut crate::rng::Rng,
+) -> World {
+    let path_tiles: Vec<bool> = network.distance.iter().map(Option::is_some).collect();
+    let field = noise_expr::Field::new(&grid, &land, &path_tiles, &placed, terrain.obstacles.len());
+    let models = scatter::scatter_models(terrain, &field, rng);
+    World::assemble(
+        seed, terrain, set, grid, hub, main, land, placed, network, models, stats,
+    )
 }

@@ -117,6 +117,15 @@ fn inside_polygon(p: (f64, f64), points: &[(f64, f64)]) -> bool {
     inside
 }
 
+/// The colour of `surface`: the terrain file's, or a default for the usual letters.
+pub fn surface_color(terrain_type: &TerrainType, surface: char) -> [u8; 3] {
+    terrain_type
+        .surface_colors
+        .get(&surface)
+        .copied()
+        .unwrap_or(default_color(surface))
+}
+
 /// A colour for surfaces without one in the file.
 fn default_color(surface: char) -> Rgb {
     match surface.to_ascii_uppercase() {
@@ -165,11 +174,7 @@ pub fn render_rgb(world: &World, terrain_type: &TerrainType) -> (u32, u32, Vec<u
     // Ground: surface colour, brighter the higher, per pixel so ramps show as gradients.
     for p in grid.tiles() {
         let t = world.tile(p);
-        let base = terrain_type
-            .surface_colors
-            .get(&t.surface)
-            .copied()
-            .unwrap_or(default_color(t.surface));
+        let base = surface_color(terrain_type, t.surface);
         let (px, py) = to_pixels(world, f64::from(p.x) - 0.5, f64::from(p.y) + 0.5);
         for dy in 0..TILE {
             for dx in 0..TILE {
