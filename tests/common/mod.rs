@@ -55,6 +55,11 @@ impl Mods {
         without_errors(self.load_from(&[repo_mods()]))
     }
 
+    /// Loads these mods after the repository's `mods` folder, with whatever diagnostics come.
+    pub fn load_after_core(&self) -> (Arc<ContentDb>, Diagnostics) {
+        self.load_from(&[repo_mods()])
+    }
+
     fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
         let mut dirs: Vec<ModDir> = before
             .iter()
