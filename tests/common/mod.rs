@@ -79,6 +79,14 @@ impl Mods {
         (Arc::new(db), diagnostics)
     }
 
+    /// Loads core and the `armed` fixture mod (`tests/fixtures/run/armed`), whose starter
+    /// blueprints shoot, then these mods; for tests that play whole levels whatever state the
+    /// core content is in.
+    pub fn load_armed(&self) -> Arc<ContentDb> {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run");
+        without_errors(self.load_from(&[repo_mods(), fixtures]))
+    }
+
     /// Loads and fails the test on any error.
     pub fn load_clean(&self) -> Arc<ContentDb> {
         without_errors(self.load())
