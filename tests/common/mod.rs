@@ -9,6 +9,8 @@ use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostics;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 
+pub mod arena;
+
 /// A temporary mods folder that tests fill with files.
 pub struct Mods {
     pub dir: tempfile::TempDir,
