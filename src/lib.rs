@@ -8,6 +8,7 @@
 /// Simulation ticks per second of game time. Times in content files are in ticks.
 pub const TICKS_PER_SECOND: u64 = 20;
 
+pub mod autopilot;
 pub mod battle;
 pub mod chain;
 pub mod content;
@@ -16,6 +17,7 @@ pub mod lua;
 pub mod modding;
 pub mod rng;
 pub mod ron_file;
+pub mod run;
 pub mod terrain;
 pub mod waves;
 pub mod worldgen;

@@ -84,6 +84,11 @@ fn noun(outer: &str) -> &str {
         "Dependency" => "a dependency",
         "Cost" => "a cost",
         "Spawn" => "a spawn",
+        "LevelSetter" | "LevelSetterPatch" => "levels.ron",
+        "LevelRule" => "a level rule",
+        "PoolRule" => "an attacker pool",
+        "RarityOdds" => "rarity odds",
+        "PerLevel" => "a per-level number",
         other => other,
     }
 }
@@ -123,6 +128,18 @@ pub fn find_field(file: &SourceFile, name: &str) -> Option<usize> {
         if token == name && rest.trim_start().starts_with(':') {
             found = Some(offset);
             return false;
+        }
+        true
+    });
+    found
+}
+
+/// The byte offsets of every `name:` field key in the file, in order.
+pub fn find_fields(file: &SourceFile, name: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    scan(&file.text, |token, offset, rest| {
+        if token == name && rest.trim_start().starts_with(':') {
+            found.push(offset);
         }
         true
     });

@@ -142,7 +142,8 @@ fn check_stops_every_sandbox_escape_and_creates_no_file() {
             ":2:",
             "`debug.getinfo` is not available",
         ),
-        ("endless_loop.lua", ":3:", "ran too long"),
+        // The instruction budget stops it, or the wall-clock limit first on a busy machine.
+        ("endless_loop.lua", ":3:", "and was stopped"),
         ("memory_bomb.lua", "", "ran out of memory"),
         ("stack_overflow.lua", ":3:", "stack overflow"),
     ] {

@@ -54,7 +54,7 @@ pub(super) fn can_hit(field: Option<&Field>, shooter: &Shooter, frame: &Frame, p
 
 impl Coverage {
     /// Works out the coverage of a tower at `frame`.
-    fn new(field: &Field, shooter: &Shooter, frame: &Frame) -> Coverage {
+    pub(super) fn new(field: &Field, shooter: &Shooter, frame: &Frame) -> Coverage {
         let reach = reach(&shooter.shape, frame.range) + 1.0;
         let mut segments = Vec::new();
         for seg in 0..field.segment_count() {
@@ -85,6 +85,15 @@ impl Coverage {
             range: frame.range,
             segments,
         }
+    }
+
+    /// Each covered segment with the share of its sample points covered for small and for large
+    /// targets.
+    pub(super) fn shares(&self) -> impl Iterator<Item = (usize, f64, f64)> + '_ {
+        let share = |bits: u32| f64::from(bits.count_ones()) / SAMPLES as f64;
+        self.segments
+            .iter()
+            .map(move |&(seg, bits)| (seg, share(bits[0]), share(bits[1])))
     }
 
     fn covers(bits: [u32; 2], size: Size, progress: f64) -> bool {

@@ -4,6 +4,8 @@ mod check;
 mod generate;
 mod mods;
 mod replay;
+mod simulate;
+mod waves;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -11,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostic;
 use rampart::modding::{ModSet, ModSettings, UserDirs, mod_dirs};
 
@@ -47,6 +50,11 @@ pub enum Command {
     Generate(generate::GenerateArgs),
     /// Play a recorded battle again and check that every state hash it recorded matches.
     Replay(replay::ReplayArgs),
+    /// Print the generated waves of one level of a run, as the level setter makes them.
+    Waves(waves::WavesArgs),
+    /// Play runs headless with the autopilot: a table per level, or with --runs the
+    /// distribution of levels won.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// Sets up logging from `--log`.
@@ -69,6 +77,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Mods(args) => mods::run(&cli.mods_dirs, &args),
         Command::Generate(args) => generate::run(&cli.mods_dirs, &args),
         Command::Replay(args) => replay::run(&cli.mods_dirs, &args),
+        Command::Waves(args) => waves::run(&cli.mods_dirs, &args),
+        Command::Simulate(args) => simulate::run(&cli.mods_dirs, &args),
     }
 }
 
@@ -114,6 +124,38 @@ pub fn find_mods(extra: &[PathBuf]) -> Found {
         settings,
         mods,
     }
+}
+
+/// Finds and loads the mods' content, printing the errors (content with errors is left out).
+pub fn load_content(extra: &[PathBuf]) -> ContentDb {
+    let found = find_mods(extra);
+    let (content, diagnostics) = ContentDb::load(&found.mods);
+    print_diagnostics(
+        found
+            .mods
+            .diagnostics
+            .iter()
+            .chain(diagnostics.iter())
+            .filter(|d| d.is_error()),
+    );
+    content
+}
+
+/// Writes `json` to the `--json` target (a file, or standard output for `-`); without one, or
+/// after writing a file, prints `text()` for the terminal.
+pub fn write_output(target: Option<&str>, json: &str, text: impl FnOnce() -> String) -> ExitCode {
+    match target {
+        Some("-") => println!("{json}"),
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, format!("{json}\n")) {
+                eprintln!("error: cannot write {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+            println!("{}", text());
+        }
+        None => println!("{}", text()),
+    }
+    ExitCode::SUCCESS
 }
 
 /// Prints diagnostics to stderr, in colour on a terminal.

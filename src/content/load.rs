@@ -118,6 +118,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
     let mut db = ContentDb::default();
     let mut attackers = Items::<AttackerType>::default();
     let mut blueprints = Items::<Blueprint>::default();
+    let mut levels = None;
     for info in &mods.mods {
         hasher.update(info.id().as_bytes());
         hasher.update(info.manifest.version.to_string().as_bytes());
@@ -144,6 +145,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             &mut hasher,
         );
         load_terrains(info, &mut db, &mut diagnostics, &mut hasher);
+        super::levels::load(info, &mut levels, &mut diagnostics, &mut hasher);
     }
 
     let script_exists = |r: &ScriptRef| {
@@ -173,6 +175,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             db.blueprints.push(value);
         }
     }
+    db.levels = levels.and_then(|item| super::levels::finish(item, &db, &mut diagnostics));
     db.hash = hasher.digest();
     (db, diagnostics)
 }
@@ -428,11 +431,8 @@ fn apply_override<T: Kind>(
     item.sources.push(source);
 }
 
-/// The candidate most similar to `wanted`, if any is close.
-pub(super) fn closest<'a>(
-    wanted: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
+/// The candidate most similar to `wanted`, if any is close (for "did you mean" hints).
+pub fn closest<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     candidates
         .map(|c| (strsim::jaro_winkler(wanted, c), c))
         .filter(|(score, _)| *score > 0.8)

@@ -12,6 +12,7 @@ pub mod blueprint;
 pub mod damage;
 pub mod describe;
 pub mod description;
+pub mod levels;
 mod load;
 mod validate;
 
@@ -36,6 +37,8 @@ pub use attacker::{AttackerType, Size, Spawn};
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
+pub use levels::LevelSetter;
+pub use load::closest;
 
 /// Index of an attacker type in the [`ContentDb`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -113,6 +116,8 @@ pub struct ContentDb {
     pub terrains: Vec<TerrainType>,
     /// Overrides applied, in the order applied.
     pub overrides: Vec<OverrideRecord>,
+    /// The level setter (`levels.ron`), if a mod defines one and it has no errors.
+    pub levels: Option<LevelSetter>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.

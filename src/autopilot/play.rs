@@ -1,0 +1,188 @@
+//! Playing whole levels and runs headless with the autopilot, and what they came to.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Autopilot, choose_reward};
+use crate::battle::{Battle, EntityKind, Phase};
+use crate::content::{Behaviour, ContentDb};
+use crate::run::{LevelPlan, Run, RunConfig, RunPhase};
+
+/// A wave still running after this many ticks (20 minutes of game time) is taken as stuck.
+pub const MAX_WAVE_TICKS: u64 = 20 * 60 * crate::TICKS_PER_SECOND;
+
+/// How a level ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LevelResult {
+    /// The fuel goal was reached.
+    Won,
+    /// The hull ran out.
+    Lost,
+    /// Neither, and nothing moves it on: no wave left to start, or a wave that never ends.
+    Stalled,
+}
+
+/// One level of a simulated run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelReport {
+    /// The level number.
+    pub level: u32,
+    /// The terrain type.
+    pub terrain: String,
+    /// How many paths.
+    pub paths: usize,
+    /// How it ended.
+    pub result: LevelResult,
+    /// Waves the level has.
+    pub waves: u32,
+    /// Waves finished with hull left.
+    pub waves_survived: u32,
+    /// Hull at the end.
+    pub hull: f64,
+    /// Fuel gathered.
+    pub fuel: f64,
+    /// Fuel needed.
+    pub fuel_goal: f64,
+    /// Materials left.
+    pub materials: f64,
+    /// Towers standing at the end.
+    pub towers: u32,
+    /// Other buildings standing at the end (the Hub not counted).
+    pub buildings: u32,
+    /// Ticks played.
+    pub ticks: u64,
+    /// The battle's final state hash, 16 hex digits.
+    pub state_hash: String,
+    /// The blueprint taken as the reward, if any.
+    pub reward: Option<String>,
+}
+
+/// A simulated run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// The run seed.
+    pub seed: u64,
+    /// The highest level played.
+    pub levels_reached: u32,
+    /// Levels won.
+    pub levels_won: u32,
+    /// How the last level played ended.
+    pub result: LevelResult,
+    /// Hull at the end.
+    pub hull: f64,
+    /// The collection at the end.
+    pub collection: Vec<String>,
+    /// Every level played.
+    pub levels: Vec<LevelReport>,
+}
+
+/// Plays a battle to its end with a new autopilot.
+pub fn play_level(battle: &mut Battle) -> LevelResult {
+    let mut pilot = Autopilot::new();
+    let mut wave_start = battle.tick();
+    loop {
+        match battle.phase() {
+            Phase::Won => return LevelResult::Won,
+            Phase::Lost => return LevelResult::Lost,
+            Phase::Build => {
+                if !pilot.act(battle) {
+                    return LevelResult::Stalled;
+                }
+                wave_start = battle.tick();
+            }
+            Phase::Wave => {
+                if battle.tick() - wave_start > MAX_WAVE_TICKS {
+                    return LevelResult::Stalled;
+                }
+                pilot.act(battle);
+            }
+        }
+        battle.step();
+    }
+}
+
+/// Plays a run with the autopilot for at most `max_levels` levels, or until it is lost.
+/// `on_level` sees every level's plan and finished battle (to record it, say).
+pub fn play_run(
+    content: &Arc<ContentDb>,
+    config: RunConfig,
+    max_levels: u32,
+    mut on_level: impl FnMut(&LevelPlan, &Battle),
+) -> Result<RunReport, String> {
+    let mut run = Run::new(content, config)?;
+    let mut levels: Vec<LevelReport> = Vec::new();
+    let mut result = LevelResult::Won;
+    while run.level() <= max_levels && *run.phase() == RunPhase::Battle {
+        let plan = run.plan(content)?;
+        let mut battle = plan.setup.start(content)?;
+        result = play_level(&mut battle);
+        on_level(&plan, &battle);
+        levels.push(report(&plan, &battle, result));
+        if result == LevelResult::Stalled {
+            break;
+        }
+        run.finish_battle(&battle);
+        if let RunPhase::Reward { offers } = run.phase() {
+            let offers = offers.clone();
+            let (offer, replace) = choose_reward(content, &run);
+            run.choose_reward(offer, replace)?;
+            if let Some(last) = levels.last_mut() {
+                last.reward = offer.map(|i| offers[i].clone());
+            }
+        }
+    }
+    Ok(RunReport {
+        seed: run.seed(),
+        levels_reached: levels.last().map_or(0, |l| l.level),
+        levels_won: levels
+            .iter()
+            .filter(|l| l.result == LevelResult::Won)
+            .count() as u32,
+        result,
+        hull: run.hull(),
+        collection: run.collection().to_vec(),
+        levels,
+    })
+}
+
+fn report(plan: &LevelPlan, battle: &Battle, result: LevelResult) -> LevelReport {
+    let content = battle.content();
+    let (mut towers, mut buildings) = (0, 0);
+    for (id, e) in battle.entities() {
+        if let EntityKind::Building(bp) = e.kind
+            && Some(id) != battle.state().hub
+        {
+            match content.blueprint(bp).behaviour {
+                Some(Behaviour::Shooter(_)) => towers += 1,
+                _ => buildings += 1,
+            }
+        }
+    }
+    let p = battle.player();
+    let finished = match battle.phase() {
+        Phase::Wave | Phase::Lost => battle.wave().saturating_sub(1),
+        Phase::Build | Phase::Won => battle.wave(),
+    };
+    LevelReport {
+        level: plan.level,
+        terrain: match &plan.setup.world {
+            crate::battle::replay::WorldSetup::Generated { terrain, .. } => terrain.clone(),
+            crate::battle::replay::WorldSetup::Layout(_) => "layout".into(),
+        },
+        paths: plan.waves.paths,
+        result,
+        waves: plan.waves.waves.len() as u32,
+        waves_survived: finished,
+        hull: p.hull,
+        fuel: p.fuel,
+        fuel_goal: p.fuel_goal,
+        materials: p.materials,
+        towers,
+        buildings,
+        ticks: battle.tick(),
+        state_hash: format!("{:016x}", battle.state_hash()),
+        reward: None,
+    }
+}

@@ -1,0 +1,102 @@
+//! `rampart waves`: the waves of one level of a run, as the level setter makes them.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use rampart::run::LevelSpec;
+use rampart::waves::{LevelWaves, Wave};
+
+use super::{load_content, write_output};
+
+/// Options of `rampart waves`.
+#[derive(Debug, Args)]
+pub struct WavesArgs {
+    /// The run seed.
+    #[arg(long)]
+    pub seed: u64,
+    /// The level, from 1.
+    #[arg(long, default_value_t = 1)]
+    pub level: u32,
+    /// Write the waves as JSON to FILE, or to standard output with `-`.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(extra: &[PathBuf], args: &WavesArgs) -> ExitCode {
+    let content = load_content(extra);
+    let made = LevelSpec::new(&content, args.seed, args.level)
+        .and_then(|spec| Ok((spec.waves(args.seed)?, spec)));
+    let (waves, spec) = match made {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let json = serde_json::to_string_pretty(&waves).expect("waves serialise");
+    write_output(args.json.as_deref(), &json, || table(&spec, &waves))
+}
+
+/// The waves for the terminal.
+fn table(spec: &LevelSpec, level: &LevelWaves) -> String {
+    let lengths: Vec<String> = spec.path_lengths.iter().map(u32::to_string).collect();
+    let pool: Vec<&str> = spec
+        .pool
+        .attackers()
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    let mut out = format!(
+        "run {} level {}: {} path(s) of length {}, terrain {}, fuel goal {}, {} waves\nattackers: {}\n\n",
+        level.seed,
+        level.level,
+        level.paths,
+        lengths.join(", "),
+        spec.terrain,
+        spec.fuel_goal,
+        level.waves.len(),
+        pool.join(", ")
+    );
+    out += "wave  kind        capacity     value   used  duration  attackers  batches\n";
+    for w in &level.waves {
+        out += &format!(
+            "{:>4}  {:<10} {:>9.1} {:>9.1} {:>5.1}% {:>7.1} s {:>10}  {}\n",
+            w.number,
+            format!("{:?}", w.kind).to_lowercase(),
+            w.capacity,
+            w.value,
+            100.0 * w.usage(),
+            w.duration_s,
+            w.attacker_count,
+            batches(w)
+        );
+    }
+    out += &format!(
+        "limits: {} s, {} attackers per wave",
+        level.limits.max_duration_s, level.limits.max_attackers
+    );
+    out
+}
+
+/// `12× core:skeleton /0.5 s on 0,1; …`.
+fn batches(w: &Wave) -> String {
+    w.batches
+        .iter()
+        .map(|b| {
+            let mut types: Vec<&str> = b.per_path.iter().map(|p| p.attacker.as_str()).collect();
+            types.dedup();
+            let paths: Vec<String> = b.per_path.iter().map(|p| p.path.to_string()).collect();
+            format!(
+                "{}× {} /{} s on {}",
+                b.count,
+                types.join("|"),
+                b.spacing_s,
+                paths.join(",")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,524 @@
+//! The level setter's data (thesis §4.3.4): a mod's `levels.ron` says what each level of a run
+//! looks like — its paths, world, waves, fuel goal, terrain types and attacker types — and what a
+//! run starts with and is offered.
+//!
+//! One mod defines the level setter (the base game: `mods/core/levels.ron`, id `core:levels`).
+//! A later mod changes it only explicitly: its own `levels.ron` says `overrides: "core:levels"`
+//! and gives the fields to change, which replace the earlier values whole. `docs/runs.md`
+//! describes the format.
+
+use serde::{Deserialize, Serialize};
+use struct_patch::Patch;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::load::{Item, Source, closest};
+use super::{ContentDb, Placement, Size};
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use crate::modding::ModInfo;
+use crate::ron_file;
+use crate::waves::WaveParams;
+
+/// The file a mod's level setter is read from.
+pub const FILE: &str = "levels.ron";
+
+/// A number that grows with the level: `first + per_level × (k − from)` for level `k` of a rule
+/// that starts at level `from`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerLevel {
+    /// The value at the rule's first level.
+    pub first: f64,
+    /// Added for every level after that.
+    #[serde(default)]
+    pub per_level: f64,
+}
+
+impl PerLevel {
+    /// The value `steps` levels after the rule's first level.
+    pub fn at(&self, steps: u32) -> f64 {
+        self.first + self.per_level * f64::from(steps)
+    }
+}
+
+/// Which attacker types a level's waves draw from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolRule {
+    /// Only types whose wave value is at most this (weak attackers early, strong ones later).
+    pub max_value: PerLevel,
+    /// Only types whose wave value is at least this.
+    #[serde(default)]
+    pub min_value: f64,
+    /// How many types the level draws from those (the weakest always among them, so the first
+    /// waves can be filled); 0 takes them all.
+    #[serde(default)]
+    pub types: u32,
+    /// Types always in the pool, whatever their value (`mod:name`).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Types never in the pool (`mod:name`).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+/// What the levels from `from` on look like, until the next rule starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelRule {
+    /// The first level the rule applies to (1-based).
+    pub from: u32,
+    /// One entry per path: its length in segments from outside the world to the Hub.
+    pub lengths: Vec<u32>,
+    /// Added to every length for each level after `from` (negative: shorter paths, less time to
+    /// kill attackers).
+    #[serde(default)]
+    pub length_per_level: i32,
+    /// Paths never get shorter than this.
+    #[serde(default = "default_min_length")]
+    pub min_length: u32,
+    /// Extra branches the final path network may add.
+    #[serde(default)]
+    pub branches: u32,
+    /// Fuel needed to win.
+    pub fuel_goal: PerLevel,
+    /// Materials at the start of the battle.
+    pub materials: PerLevel,
+    /// Energy at the start of the battle.
+    #[serde(default)]
+    pub energy: f64,
+    /// The energy cap before modifiers.
+    #[serde(default = "default_energy_cap")]
+    pub energy_cap: f64,
+    /// Multiplies the capacity and rate of `waves` (first value and growth per wave alike).
+    pub difficulty: PerLevel,
+    /// The wave parameters; fields left out keep the wave generator's defaults.
+    #[serde(default)]
+    pub waves: WaveParams,
+    /// How many waves the level has; by default as many as the Hub alone needs to gather the
+    /// fuel goal, so a level can always be won by holding out.
+    #[serde(default)]
+    pub wave_count: Option<u32>,
+    /// The terrain types a level picks from, uniformly; empty for every loaded type.
+    #[serde(default)]
+    pub terrains: Vec<String>,
+    /// The attacker types.
+    pub attackers: PoolRule,
+}
+
+fn default_min_length() -> u32 {
+    12
+}
+
+fn default_energy_cap() -> f64 {
+    50.0
+}
+
+/// Relative chances of each rarity among reward offers, at one level; between two entries the
+/// chances move linearly, beyond the last they stay.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RarityOdds {
+    /// The level just won.
+    pub level: u32,
+    /// Weight of common blueprints.
+    pub common: f64,
+    /// Weight of rare blueprints.
+    pub rare: f64,
+    /// Weight of legendary blueprints.
+    pub legendary: f64,
+}
+
+/// The level setter: everything `levels.ron` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Patch)]
+#[patch(attribute(derive(Debug, Default, Deserialize)))]
+#[patch(attribute(serde(deny_unknown_fields)))]
+#[serde(deny_unknown_fields)]
+pub struct LevelSetter {
+    /// The id, `mod:levels` of the mod that defined it; set by the loader.
+    #[serde(skip)]
+    #[patch(skip)]
+    pub id: String,
+    /// Only in override files: the level setter this file changes.
+    #[serde(default, skip_serializing)]
+    #[patch(skip_wrap)]
+    pub overrides: Option<String>,
+    /// The blueprint the game places on the Hub's tile in every battle.
+    pub hub: String,
+    /// Hull at the start of a run.
+    pub hull: f64,
+    /// The most blueprints a collection may hold.
+    pub collection_limit: usize,
+    /// Blueprints offered after each won level.
+    pub offers: usize,
+    /// The rarity odds of reward offers over the run.
+    pub rarity_odds: Vec<RarityOdds>,
+    /// The rules, by the level they start at, ascending from 1.
+    pub levels: Vec<LevelRule>,
+}
+
+impl LevelSetter {
+    /// The rule for level `level` (1-based) and how many levels after its start that is.
+    pub fn rule(&self, level: u32) -> (&LevelRule, u32) {
+        let rule = self
+            .levels
+            .iter()
+            .rev()
+            .find(|r| r.from <= level)
+            .unwrap_or(&self.levels[0]);
+        (rule, level.saturating_sub(rule.from))
+    }
+
+    /// The rarity weights `(common, rare, legendary)` after level `level` is won.
+    pub fn odds(&self, level: u32) -> [f64; 3] {
+        let weights = |o: &RarityOdds| [o.common, o.rare, o.legendary];
+        let odds = &self.rarity_odds;
+        let after = odds.iter().position(|o| o.level > level);
+        match after {
+            None => weights(&odds[odds.len() - 1]),
+            Some(0) => weights(&odds[0]),
+            Some(i) => {
+                let (a, b) = (&odds[i - 1], &odds[i]);
+                let t = f64::from(level - a.level) / f64::from(b.level - a.level);
+                let (wa, wb) = (weights(a), weights(b));
+                [0, 1, 2].map(|j| wa[j] + (wb[j] - wa[j]) * t)
+            }
+        }
+    }
+}
+
+/// Reads `levels.ron` of one mod, if it has one: the first defines the level setter, later ones
+/// must say which they override.
+pub(super) fn load(
+    info: &ModInfo,
+    setter: &mut Option<Item<LevelSetter>>,
+    diagnostics: &mut Diagnostics,
+    hasher: &mut Xxh3,
+) {
+    let path = info.root.join(FILE);
+    if !path.is_file() {
+        return;
+    }
+    let file = match SourceFile::read(&path) {
+        Ok(f) => f,
+        Err(d) => {
+            diagnostics.push(d.for_mod(info.id()));
+            return;
+        }
+    };
+    hasher.update(FILE.as_bytes());
+    hasher.update(file.text.as_bytes());
+    let source = Source {
+        mod_id: info.id().to_string(),
+        file: file.clone(),
+    };
+    let patch = match ron_file::parse::<LevelSetterPatch>(&file) {
+        Ok(p) => p,
+        Err(d) => {
+            diagnostics.push(d.for_mod(info.id()));
+            return;
+        }
+    };
+    match (setter.as_mut(), patch.overrides.as_deref()) {
+        (None, None) => match ron_file::parse::<LevelSetter>(&file) {
+            Ok(mut value) => {
+                value.id = format!("{}:levels", info.id());
+                *setter = Some(Item {
+                    value,
+                    sources: vec![source],
+                });
+            }
+            Err(d) => diagnostics.push(d.for_mod(info.id())),
+        },
+        (Some(item), Some(target)) if target == item.value.id => {
+            item.value.apply(patch);
+            item.value.overrides = None;
+            item.sources.push(source);
+        }
+        (Some(item), None) => diagnostics.push(
+            Diagnostic::error(format!(
+                "the level setter is already defined by `{}`",
+                item.value.id
+            ))
+            .at(&file, 0, 1)
+            .help(format!(
+                "to change it, write `overrides: \"{}\",` and the fields to change",
+                item.value.id
+            ))
+            .for_mod(info.id()),
+        ),
+        (existing, Some(target)) => {
+            let at = ron_file::locate(&file, "overrides", Some(target));
+            let d = Diagnostic::error(format!("there is no level setter `{target}` to override"))
+                .at(&file, at, target.len() + 2)
+                .help(match existing {
+                    Some(item) => format!("the loaded level setter is `{}`", item.value.id),
+                    None => "no mod loaded before this one has a levels.ron".into(),
+                });
+            diagnostics.push(d.for_mod(info.id()));
+        }
+    }
+}
+
+/// Checks the level setter against the loaded content; it is kept only if nothing is wrong.
+pub(super) fn finish(
+    item: Item<LevelSetter>,
+    db: &ContentDb,
+    diagnostics: &mut Diagnostics,
+) -> Option<LevelSetter> {
+    let mut check = Check {
+        item: &item,
+        diagnostics,
+        errors: 0,
+    };
+    check.run(db);
+    (check.errors == 0).then_some(item.value)
+}
+
+struct Check<'a> {
+    item: &'a Item<LevelSetter>,
+    diagnostics: &'a mut Diagnostics,
+    errors: usize,
+}
+
+impl Check<'_> {
+    /// An error at `field` of whichever file set it last; inside rule `rule` when given.
+    fn error(&mut self, rule: Option<usize>, field: &str, message: String, help: Option<String>) {
+        let (source, at) = self.locate(rule, field);
+        let mut d = Diagnostic::error(message)
+            .at(&source.file, at, field.len().max(1))
+            .for_mod(source.mod_id.clone());
+        if let Some(h) = help {
+            d = d.help(h);
+        }
+        self.errors += 1;
+        self.diagnostics.push(d);
+    }
+
+    /// The file that set `field` last and the field's offset — for a field of a rule, the first
+    /// occurrence after that rule's `from:`.
+    fn locate(&self, rule: Option<usize>, field: &str) -> (&Source, usize) {
+        let Some(rule) = rule else {
+            return self.item.locate(field);
+        };
+        let (source, _) = self.item.locate("levels");
+        let starts = ron_file::find_fields(&source.file, "from");
+        let start = starts.get(rule).copied().unwrap_or(0);
+        let at = ron_file::find_fields(&source.file, field)
+            .into_iter()
+            .find(|&at| at >= start)
+            .unwrap_or(start);
+        (source, at)
+    }
+
+    fn run(&mut self, db: &ContentDb) {
+        let v = &self.item.value;
+        match db.blueprint_id(&v.hub) {
+            None => {
+                let help = closest(&v.hub, db.blueprints.iter().map(|b| b.id.as_str()))
+                    .map(|b| format!("did you mean `{b}`?"));
+                self.error(
+                    None,
+                    "hub",
+                    format!("there is no blueprint `{}`", v.hub),
+                    help,
+                );
+            }
+            Some(id) if db.blueprint(id).placement() != Placement::Fixed => self.error(
+                None,
+                "hub",
+                format!("the hub `{}` must have `placement: Fixed`", v.hub),
+                None,
+            ),
+            Some(_) => {}
+        }
+        if !(v.hull.is_finite() && v.hull > 0.0) {
+            self.error(
+                None,
+                "hull",
+                "`hull` must be a positive number".into(),
+                None,
+            );
+        }
+        if v.collection_limit == 0 {
+            self.error(
+                None,
+                "collection_limit",
+                "`collection_limit` must be at least 1".into(),
+                None,
+            );
+        }
+        if v.offers == 0 {
+            self.error(None, "offers", "`offers` must be at least 1".into(), None);
+        }
+        self.odds();
+        if v.levels.is_empty() {
+            self.error(
+                None,
+                "levels",
+                "`levels` needs at least one rule".into(),
+                None,
+            );
+        } else if v.levels[0].from != 1 {
+            self.error(
+                Some(0),
+                "from",
+                "the first rule must start at level 1 (`from: 1`)".into(),
+                None,
+            );
+        }
+        for i in 0..v.levels.len() {
+            self.rule(i, db);
+        }
+    }
+
+    fn odds(&mut self) {
+        let odds = &self.item.value.rarity_odds;
+        if odds.is_empty() {
+            self.error(
+                None,
+                "rarity_odds",
+                "`rarity_odds` needs at least one entry".into(),
+                None,
+            );
+        }
+        let weight_ok = |w: f64| w.is_finite() && w >= 0.0;
+        let bad_weights = odds.iter().any(|o| {
+            !(weight_ok(o.common) && weight_ok(o.rare) && weight_ok(o.legendary))
+                || o.common + o.rare + o.legendary <= 0.0
+        });
+        let unordered = odds.windows(2).any(|w| w[0].level >= w[1].level);
+        if bad_weights {
+            self.error(
+                None,
+                "rarity_odds",
+                "rarity weights must be ≥ 0 with a positive sum in every entry".into(),
+                None,
+            );
+        }
+        if unordered {
+            self.error(
+                None,
+                "rarity_odds",
+                "the entries of `rarity_odds` must have ascending `level`s".into(),
+                None,
+            );
+        }
+    }
+
+    fn rule(&mut self, i: usize, db: &ContentDb) {
+        let r = self.item.value.levels[i].clone();
+        let at = Some(i);
+        if i > 0 && r.from <= self.item.value.levels[i - 1].from {
+            self.error(
+                at,
+                "from",
+                format!(
+                    "rules must start at ascending levels; this one starts at {} after one at {}",
+                    r.from,
+                    self.item.value.levels[i - 1].from
+                ),
+                None,
+            );
+        }
+        if r.lengths.is_empty() {
+            self.error(
+                at,
+                "lengths",
+                "`lengths` needs one length per path, at least one".into(),
+                None,
+            );
+        }
+        if r.min_length < 2 || r.lengths.iter().any(|&l| l < 2) {
+            self.error(
+                at,
+                "lengths",
+                "a path needs a length of at least 2 (and `min_length` at least 2)".into(),
+                None,
+            );
+        }
+        let positive = |p: &PerLevel| p.first.is_finite() && p.per_level.is_finite();
+        for (field, p) in [
+            ("fuel_goal", r.fuel_goal),
+            ("materials", r.materials),
+            ("difficulty", r.difficulty),
+        ] {
+            if !positive(&p) || p.first < 0.0 {
+                self.error(
+                    at,
+                    field,
+                    format!("`{field}` must be finite numbers with `first` ≥ 0"),
+                    None,
+                );
+            }
+        }
+        if r.fuel_goal.first <= 0.0 {
+            self.error(
+                at,
+                "fuel_goal",
+                "`fuel_goal` must start above 0".into(),
+                None,
+            );
+        }
+        if !(r.energy.is_finite() && r.energy >= 0.0 && r.energy_cap.is_finite()) {
+            self.error(
+                at,
+                "energy",
+                "`energy` and `energy_cap` must be numbers ≥ 0".into(),
+                None,
+            );
+        }
+        if let Err(e) = r.waves.validate() {
+            self.error(at, "waves", e.to_string(), None);
+        }
+        if r.wave_count == Some(0) {
+            self.error(
+                at,
+                "wave_count",
+                "`wave_count` must be at least 1".into(),
+                None,
+            );
+        }
+        for t in &r.terrains {
+            if db.terrain(t).is_none() {
+                let help = closest(t, db.terrains.iter().map(|t| t.id.as_str()))
+                    .map(|b| format!("did you mean `{b}`?"));
+                self.error(
+                    at,
+                    "terrains",
+                    format!("there is no terrain type `{t}`"),
+                    help,
+                );
+            }
+        }
+        let pool = &r.attackers;
+        for (field, ids) in [("include", &pool.include), ("exclude", &pool.exclude)] {
+            for id in ids {
+                match db.attacker_id(id) {
+                    None => {
+                        let help = closest(id, db.attackers.iter().map(|a| a.id.as_str()))
+                            .map(|b| format!("did you mean `{b}`?"));
+                        self.error(at, field, format!("there is no attacker type `{id}`"), help);
+                    }
+                    Some(a) if db.attacker(a).size == Size::Boss => self.error(
+                        at,
+                        field,
+                        format!("`{id}` is a boss; bosses are not drawn into waves"),
+                        None,
+                    ),
+                    Some(_) => {}
+                }
+            }
+        }
+        if !(pool.max_value.first.is_finite()
+            && pool.max_value.per_level.is_finite()
+            && pool.min_value.is_finite())
+        {
+            self.error(
+                at,
+                "max_value",
+                "attacker values must be finite numbers".into(),
+                None,
+            );
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! A run (thesis §1.3, §2.4, §4.3.2–4.3.4): linear levels, one battle each, with the hull carried
+//! from battle to battle, a blueprint reward after every won level, and permadeath.
+//!
+//! ```no_run
+//! # use rampart::content::ContentDb;
+//! # fn demo(content: std::sync::Arc<ContentDb>) -> Result<(), String> {
+//! use rampart::run::{Run, RunConfig, RunPhase};
+//!
+//! let mut run = Run::new(&content, RunConfig { seed: 42, starting_blueprints: None })?;
+//! let plan = run.plan(&content)?;                 // level 1: world, waves, resources
+//! let mut battle = plan.setup.start(&content)?;   // play it through PlayerCommands…
+//! run.finish_battle(&battle);                     // won → Reward, lost → Over
+//! if let RunPhase::Reward { offers } = run.phase() {
+//!     run.choose_reward(Some(0), None)?;          // take the first offer
+//! }
+//! let save = run.to_ron();                        // and Run::from_ron(&save) later
+//! # Ok(()) }
+//! ```
+//!
+//! Every random choice comes from the seed tree of `docs/architecture.md`: the rewards from
+//! `run → "rewards"` (one generator through the whole run, saved with it), level `k` from
+//! `run → "level" / k` (`"setup"` for the level setter's choices, `"world"`, `"waves"`,
+//! `"battle"`). `docs/runs.md` describes the flow and the level setter's file.
+
+pub mod rewards;
+pub mod setter;
+
+use serde::{Deserialize, Serialize};
+
+use crate::battle::replay::{LevelSetup, WorldSetup};
+use crate::battle::{Battle, Phase};
+use crate::content::{ContentDb, Placement, Rarity};
+use crate::diagnostics::SourceFile;
+use crate::rng::{Rng, Seed};
+use crate::waves::LevelWaves;
+use crate::worldgen::{WorldParams, generate_world};
+
+pub use setter::{LevelSpec, level_seed, spawns};
+
+/// The version of the save format.
+pub const SAVE_FORMAT: u32 = 1;
+
+/// How many world seeds a level tries before giving up (`"world"`, then `"world" / 1`, …), for
+/// the rare world the generator cannot finish.
+const WORLD_ATTEMPTS: u64 = 4;
+
+/// How a run starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// The run seed: chosen by the player, or [`RunConfig::random_seed`].
+    pub seed: u64,
+    /// The blueprints to start with (`mod:name`); `None` for every starter blueprint.
+    pub starting_blueprints: Option<Vec<String>>,
+}
+
+impl RunConfig {
+    /// A seed from the operating system, for a run whose seed the player did not choose.
+    pub fn random_seed() -> u64 {
+        rand::random()
+    }
+}
+
+/// Where a run stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RunPhase {
+    /// The current level's battle is to be played.
+    Battle,
+    /// The level was won; the player picks one of `offers` (blueprint ids) or skips.
+    Reward {
+        /// The blueprints on offer, distinct, none picked before in this run.
+        offers: Vec<String>,
+    },
+    /// The hull ran out: the run is over (permadeath).
+    Over {
+        /// Levels won before the last battle.
+        levels_won: u32,
+    },
+}
+
+/// Everything that sets up the current level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelPlan {
+    /// The level number, 1-based.
+    pub level: u32,
+    /// The battle to start (`setup.start(&content)`), also what a battle record stores.
+    pub setup: LevelSetup,
+    /// The level's waves as generated (the battle's waves are made from them).
+    pub waves: LevelWaves,
+}
+
+/// A run in progress; serialises to a save file ([`Run::to_ron`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    format: u32,
+    seed: u64,
+    level: u32,
+    hull: f64,
+    collection: Vec<String>,
+    collection_limit: usize,
+    /// Every blueprint the run has held, starting ones included: never offered again.
+    picked: Vec<String>,
+    phase: RunPhase,
+    rewards: Rng,
+}
+
+impl Run {
+    /// Starts a run at level 1 with the level setter's hull. Custom starting blueprints must exist,
+    /// be distinct, not be placed by the game, and fit the collection limit.
+    pub fn new(content: &ContentDb, config: RunConfig) -> Result<Run, String> {
+        let setter = setter::setter(content)?;
+        let collection = match config.starting_blueprints {
+            None => content
+                .blueprints
+                .iter()
+                .filter(|b| b.rarity == Rarity::Starter && b.placement() != Placement::Fixed)
+                .map(|b| b.id.clone())
+                .collect(),
+            Some(ids) => {
+                for (i, id) in ids.iter().enumerate() {
+                    check_blueprint(content, id)?;
+                    if ids[..i].contains(id) {
+                        return Err(format!("`{id}` is among the starting blueprints twice"));
+                    }
+                }
+                ids
+            }
+        };
+        if collection.len() > setter.collection_limit {
+            return Err(format!(
+                "{} starting blueprints do not fit the collection limit of {}",
+                collection.len(),
+                setter.collection_limit
+            ));
+        }
+        Ok(Run {
+            format: SAVE_FORMAT,
+            seed: config.seed,
+            level: 1,
+            hull: setter.hull,
+            picked: collection.clone(),
+            collection,
+            collection_limit: setter.collection_limit,
+            phase: RunPhase::Battle,
+            rewards: Seed(config.seed).branch("rewards").rng(),
+        })
+    }
+
+    /// The run seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The current (or last played) level, 1-based.
+    pub fn level(&self) -> u32 {
+        self.level
+    }
+
+    /// Hull left.
+    pub fn hull(&self) -> f64 {
+        self.hull
+    }
+
+    /// The blueprints the player has, `mod:name`, in the order collected.
+    pub fn collection(&self) -> &[String] {
+        &self.collection
+    }
+
+    /// The most blueprints the collection may hold.
+    pub fn collection_limit(&self) -> usize {
+        self.collection_limit
+    }
+
+    /// Every blueprint the run has held; none of them is offered again.
+    pub fn picked(&self) -> &[String] {
+        &self.picked
+    }
+
+    /// Battle, reward or over.
+    pub fn phase(&self) -> &RunPhase {
+        &self.phase
+    }
+
+    /// What the current level's battle is: the world and waves from the level setter, the
+    /// collection and hull from the run. Only in the battle phase.
+    pub fn plan(&self, content: &ContentDb) -> Result<LevelPlan, String> {
+        match &self.phase {
+            RunPhase::Battle => {}
+            RunPhase::Reward { .. } => {
+                return Err("the level is won: choose a reward before the next level".into());
+            }
+            RunPhase::Over { .. } => return Err("the run is over".into()),
+        }
+        let setter = setter::setter(content)?;
+        for id in &self.collection {
+            if content.blueprint_id(id).is_none() {
+                return Err(format!(
+                    "the collection holds `{id}`, which no loaded mod defines"
+                ));
+            }
+        }
+        let spec = LevelSpec::new(content, self.seed, self.level)?;
+        let waves = spec.waves(self.seed)?;
+        let level_seed = level_seed(self.seed, self.level);
+        let world = world_setup(content, &spec, level_seed.branch("world"))?;
+        Ok(LevelPlan {
+            level: self.level,
+            setup: LevelSetup {
+                seed: level_seed.branch("battle").0,
+                world,
+                waves: waves.waves.iter().map(spawns).collect(),
+                collection: Some(self.collection.clone()),
+                hub: Some(setter.hub.clone()),
+                materials: spec.materials,
+                energy: spec.energy,
+                energy_cap: spec.energy_cap,
+                hull: self.hull,
+                fuel_goal: spec.fuel_goal,
+            },
+            waves,
+        })
+    }
+
+    /// Takes the result of the current level's battle: won → the reward offers (or the next
+    /// level straight away when nothing is left to offer), lost → the run is over. The hull left
+    /// is carried either way. A battle still running, or a call outside the battle phase,
+    /// changes nothing.
+    pub fn finish_battle(&mut self, battle: &Battle) {
+        if self.phase != RunPhase::Battle {
+            return;
+        }
+        match battle.phase() {
+            Phase::Won => {
+                self.hull = battle.player().hull;
+                let content = battle.content();
+                let offers = match setter::setter(content) {
+                    Ok(setter) => {
+                        rewards::draw(content, setter, self.level, &self.picked, &mut self.rewards)
+                    }
+                    Err(_) => Vec::new(),
+                };
+                if offers.is_empty() {
+                    self.level += 1;
+                } else {
+                    self.phase = RunPhase::Reward { offers };
+                }
+            }
+            Phase::Lost => {
+                self.hull = battle.player().hull.max(0.0);
+                self.phase = RunPhase::Over {
+                    levels_won: self.level - 1,
+                };
+            }
+            Phase::Build | Phase::Wave => {}
+        }
+    }
+
+    /// Takes offer `offer` (an index into the offers; `None` skips the reward) and moves on to the
+    /// next level. A full collection needs `replace`, the index of the blueprint to give up; with
+    /// room, `replace` swaps instead of adding.
+    pub fn choose_reward(
+        &mut self,
+        offer: Option<usize>,
+        replace: Option<usize>,
+    ) -> Result<(), String> {
+        let RunPhase::Reward { offers } = &self.phase else {
+            return Err("there is no reward to choose now".into());
+        };
+        if let Some(i) = offer {
+            let id = offers
+                .get(i)
+                .ok_or_else(|| format!("there are {} offers; {i} is not one", offers.len()))?
+                .clone();
+            match replace {
+                Some(j) if j >= self.collection.len() => {
+                    return Err(format!(
+                        "the collection holds {} blueprints; {j} is not one of them",
+                        self.collection.len()
+                    ));
+                }
+                Some(j) => self.collection[j] = id.clone(),
+                None if self.collection.len() >= self.collection_limit => {
+                    return Err(format!(
+                        "the collection is full ({} blueprints): choose one to replace",
+                        self.collection_limit
+                    ));
+                }
+                None => self.collection.push(id.clone()),
+            }
+            self.picked.push(id);
+        }
+        self.level += 1;
+        self.phase = RunPhase::Battle;
+        Ok(())
+    }
+
+    /// The run as a save file (RON).
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .expect("a run always serialises")
+    }
+
+    /// Reads a save written by [`Run::to_ron`]; errors name the line and column.
+    pub fn from_ron(text: &str) -> Result<Run, String> {
+        Run::parse(&SourceFile::new("save", text))
+    }
+
+    /// Reads a save file; errors name the file, line and column.
+    pub fn load(path: &std::path::Path) -> Result<Run, String> {
+        Run::parse(&SourceFile::read(path).map_err(|d| d.to_string())?)
+    }
+
+    fn parse(file: &SourceFile) -> Result<Run, String> {
+        let run: Run = crate::ron_file::parse(file).map_err(|d| d.to_string())?;
+        let bad = |what: String| Err(format!("{}: {what}", file.path.display()));
+        if run.format != SAVE_FORMAT {
+            return bad(format!(
+                "the save is format {}; this build reads format {SAVE_FORMAT}",
+                run.format
+            ));
+        }
+        if run.level == 0 {
+            return bad("`level` starts at 1".into());
+        }
+        if !(run.hull.is_finite() && run.hull >= 0.0) {
+            return bad(format!("`hull` must be a number ≥ 0, not {}", run.hull));
+        }
+        if run.collection_limit == 0 || run.collection.len() > run.collection_limit {
+            return bad(format!(
+                "the collection holds {} blueprints, over its limit of {}",
+                run.collection.len(),
+                run.collection_limit
+            ));
+        }
+        if let Some(id) = run.collection.iter().find(|id| !run.picked.contains(id)) {
+            return bad(format!(
+                "`{id}` is in the collection but not among `picked`"
+            ));
+        }
+        match &run.phase {
+            RunPhase::Reward { offers } if offers.is_empty() => {
+                bad("a reward needs at least one offer".into())
+            }
+            RunPhase::Reward { offers } if offers.iter().any(|o| run.picked.contains(o)) => {
+                bad("an offer was already picked in this run".into())
+            }
+            RunPhase::Over { levels_won } if *levels_won >= run.level => bad(format!(
+                "`levels_won` must be below the level ({})",
+                run.level
+            )),
+            _ => Ok(run),
+        }
+    }
+}
+
+/// Why `id` cannot start a custom run, if it cannot.
+fn check_blueprint(content: &ContentDb, id: &str) -> Result<(), String> {
+    let Some(b) = content.blueprint_id(id) else {
+        let hint = crate::content::closest(id, content.blueprints.iter().map(|b| b.id.as_str()))
+            .map(|b| format!(" (did you mean `{b}`?)"))
+            .unwrap_or_default();
+        return Err(format!("there is no blueprint `{id}`{hint}"));
+    };
+    if content.blueprint(b).placement() == Placement::Fixed {
+        return Err(format!(
+            "`{id}` is placed by the game and cannot be in a collection"
+        ));
+    }
+    Ok(())
+}
+
+/// The level's world: generated from the level's `"world"` seed, or — for the rare seed the
+/// generator cannot finish — from `"world" / 1`, `"world" / 2`, … .
+fn world_setup(content: &ContentDb, spec: &LevelSpec, seed: Seed) -> Result<WorldSetup, String> {
+    let terrain = content
+        .terrain(&spec.terrain)
+        .ok_or_else(|| format!("the terrain type `{}` is not loaded", spec.terrain))?;
+    let mut params = WorldParams::with_lengths(spec.path_lengths.clone());
+    params.extra_branches = spec.branches;
+    let mut last = String::new();
+    for attempt in 0..WORLD_ATTEMPTS {
+        let seed = if attempt == 0 {
+            seed
+        } else {
+            seed.index(attempt)
+        };
+        match generate_world(&params, terrain, seed) {
+            Ok(_) => {
+                return Ok(WorldSetup::Generated {
+                    terrain: spec.terrain.clone(),
+                    seed: seed.0,
+                    width: params.width,
+                    height: params.height,
+                    path_lengths: params.path_lengths.clone(),
+                    extra_branches: params.extra_branches,
+                });
+            }
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(format!(
+        "level {}: no world could be generated ({last})",
+        spec.level
+    ))
+}

@@ -1,0 +1,222 @@
+//! The level setter at work (thesis §4.3.4): from the rules of `levels.ron`, the run seed and a
+//! level number, everything that level is — its paths, terrain type, fuel goal, starting
+//! resources, attacker types and wave parameters.
+
+use serde::{Deserialize, Serialize};
+
+use crate::battle::{WaveSpawn, WaveSpawns};
+use crate::content::{ContentDb, LevelSetter, Size};
+use crate::rng::Seed;
+use crate::waves::{AttackerPool, LevelWaves, Wave, WaveParams, level_waves};
+
+/// The seed of level `level` of a run: `run → "level" / level`. The level's world, waves and
+/// battle branch from it (`docs/architecture.md`, the seed tree).
+pub fn level_seed(run_seed: u64, level: u32) -> Seed {
+    Seed(run_seed).branch("level").index(u64::from(level))
+}
+
+/// One level as the level setter makes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelSpec {
+    /// The level number, 1-based.
+    pub level: u32,
+    /// The terrain type, `mod:name`.
+    pub terrain: String,
+    /// One length per path, in segments from outside the world to the Hub.
+    pub path_lengths: Vec<u32>,
+    /// Extra branches the final path network may add.
+    pub branches: u32,
+    /// Fuel needed to win.
+    pub fuel_goal: f64,
+    /// Materials at the start.
+    pub materials: f64,
+    /// Energy at the start.
+    pub energy: f64,
+    /// The energy cap before modifiers.
+    pub energy_cap: f64,
+    /// How many waves the level has.
+    pub wave_count: u32,
+    /// The wave parameters, difficulty applied.
+    pub params: WaveParams,
+    /// The attacker types the waves draw from.
+    pub pool: AttackerPool,
+}
+
+impl LevelSpec {
+    /// Level `level` of the run with seed `run_seed`, from the content's level setter. Its random
+    /// choices (terrain type, attacker types) draw from `level seed → "setup"`.
+    pub fn new(content: &ContentDb, run_seed: u64, level: u32) -> Result<LevelSpec, String> {
+        let setter = setter(content)?;
+        if level == 0 {
+            return Err("levels are numbered from 1".into());
+        }
+        let (rule, steps) = setter.rule(level);
+        let mut rng = level_seed(run_seed, level).branch("setup").rng();
+
+        let step = i64::from(rule.length_per_level) * i64::from(steps);
+        let path_lengths = rule
+            .lengths
+            .iter()
+            .map(|&l| (i64::from(l) + step).max(i64::from(rule.min_length)) as u32)
+            .collect();
+
+        let terrains: Vec<&str> = if rule.terrains.is_empty() {
+            content.terrains.iter().map(|t| t.id.as_str()).collect()
+        } else {
+            rule.terrains.iter().map(String::as_str).collect()
+        };
+        if terrains.is_empty() {
+            return Err(
+                "no terrain types are loaded (every mod's terrain/ folder is empty)".into(),
+            );
+        }
+        let terrain = terrains[rng.index(terrains.len())].to_string();
+
+        let fuel_goal = rule.fuel_goal.at(steps);
+        let hub_fuel = content
+            .blueprint_id(&setter.hub)
+            .and_then(|id| content.blueprint(id).fuel_production)
+            .unwrap_or(0.0);
+        let wave_count = match rule.wave_count {
+            Some(n) => n,
+            None if hub_fuel > 0.0 => (fuel_goal / hub_fuel).ceil().max(1.0) as u32,
+            None => {
+                return Err(format!(
+                    "level {level}: the hub `{}` produces no fuel, so the rule needs a `wave_count`",
+                    setter.hub
+                ));
+            }
+        };
+
+        let difficulty = rule.difficulty.at(steps).max(0.0);
+        let mut params = rule.waves.clone();
+        for growth in [&mut params.capacity, &mut params.rate] {
+            growth.first *= difficulty;
+            growth.per_wave *= difficulty;
+        }
+
+        Ok(LevelSpec {
+            level,
+            terrain,
+            path_lengths,
+            branches: rule.branches,
+            fuel_goal,
+            materials: rule.materials.at(steps).max(0.0),
+            energy: rule.energy,
+            energy_cap: rule.energy_cap,
+            wave_count,
+            params,
+            pool: pool(content, rule, steps, level, &mut rng)?,
+        })
+    }
+
+    /// The level's waves (`run → "level" / k → "waves"`), as `rampart waves --json` prints them.
+    pub fn waves(&self, run_seed: u64) -> Result<LevelWaves, String> {
+        level_waves(
+            run_seed,
+            self.level,
+            self.path_lengths.len(),
+            &self.params,
+            &self.pool,
+            self.wave_count,
+        )
+        .map_err(|e| format!("level {}: {e}", self.level))
+    }
+}
+
+/// The content's level setter, or why there is none.
+pub(super) fn setter(content: &ContentDb) -> Result<&LevelSetter, String> {
+    content.levels.as_ref().ok_or_else(|| {
+        "no level setter is loaded: no enabled mod has a valid levels.ron (`rampart check` shows why)"
+            .to_string()
+    })
+}
+
+/// The attacker types of a level: every non-boss type with a positive weight whose value lies in
+/// the rule's window, minus the excluded ones; of those `types` at random (weighted, the weakest
+/// always kept so the first waves can be filled), plus the included ones; in load order.
+fn pool(
+    content: &ContentDb,
+    rule: &crate::content::levels::LevelRule,
+    steps: u32,
+    level: u32,
+    rng: &mut crate::rng::Rng,
+) -> Result<AttackerPool, String> {
+    let spec = &rule.attackers;
+    let max_value = spec.max_value.at(steps);
+    let usable = |i: usize| {
+        let a = &content.attackers[i];
+        a.size != Size::Boss && a.weight > 0.0 && !spec.exclude.contains(&a.id)
+    };
+    let mut candidates: Vec<usize> = (0..content.attackers.len())
+        .filter(|&i| {
+            let v = content.attackers[i].value;
+            usable(i) && v >= spec.min_value && v <= max_value
+        })
+        .collect();
+    if spec.types > 0 && candidates.len() > spec.types as usize {
+        let weakest = candidates
+            .iter()
+            .copied()
+            .min_by(|&a, &b| {
+                content.attackers[a]
+                    .value
+                    .total_cmp(&content.attackers[b].value)
+            })
+            .expect("more candidates than types, so at least one");
+        let mut rest: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| i != weakest)
+            .collect();
+        let mut chosen = vec![weakest];
+        while chosen.len() < spec.types as usize {
+            let weights: Vec<f64> = rest.iter().map(|&i| content.attackers[i].weight).collect();
+            let Some(k) = rng.weighted_index(&weights) else {
+                break;
+            };
+            chosen.push(rest.remove(k));
+        }
+        candidates = chosen;
+    }
+    for id in &spec.include {
+        if let Some(a) = content.attacker_id(id)
+            && !candidates.contains(&(a.0 as usize))
+            && usable(a.0 as usize)
+        {
+            candidates.push(a.0 as usize);
+        }
+    }
+    candidates.sort_unstable();
+    if candidates.is_empty() {
+        return Err(format!(
+            "level {level}: no attacker type has a value between {} and {max_value}",
+            spec.min_value
+        ));
+    }
+    AttackerPool::from_types(candidates.iter().map(|&i| &content.attackers[i]))
+        .map_err(|e| format!("level {level}: {e}"))
+}
+
+/// What a generated wave sends into a battle: each batch's attackers on each of its paths,
+/// `spacing_s` apart, batches one second apart (thesis §2.3.1), in whole ticks.
+pub fn spawns(wave: &Wave) -> WaveSpawns {
+    let ticks = |seconds: f64| (seconds * crate::TICKS_PER_SECOND as f64).round() as u32;
+    let mut spawns = Vec::new();
+    let mut start = 0.0;
+    for batch in &wave.batches {
+        for i in 0..batch.count {
+            let at = start + f64::from(i) * batch.spacing_s;
+            for p in &batch.per_path {
+                spawns.push(WaveSpawn {
+                    delay: ticks(at),
+                    path: p.path,
+                    attacker: p.attacker.clone(),
+                });
+            }
+        }
+        start += f64::from(batch.count.saturating_sub(1)) * batch.spacing_s
+            + crate::waves::model::BATCH_GAP_S;
+    }
+    WaveSpawns { spawns }
+}
