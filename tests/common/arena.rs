@@ -40,6 +40,16 @@ impl Arena {
         Arena::with_mods(Mods::new(), layout)
     }
 
+    /// Already loaded `content` on `layout`.
+    pub fn with_content(content: Arc<ContentDb>, layout: &str) -> Arena {
+        let battle = Arena::battle(&content, layout, Vec::new());
+        Arena {
+            content,
+            battle,
+            _mods: Mods::new(),
+        }
+    }
+
     /// Core and `mods` on `layout`.
     pub fn with_mods(mods: Mods, layout: &str) -> Arena {
         let content = mods.load_with_core();

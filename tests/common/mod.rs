@@ -82,6 +82,24 @@ impl Mods {
     }
 }
 
+/// Loads the repository's `mods` folder with the mods in `enabled` switched on (as a player
+/// would with `rampart mods --enable`); fails the test on any error.
+pub fn load_repo_with(enabled: &[&str]) -> Arc<ContentDb> {
+    let mut settings = ModSettings::default();
+    for id in enabled {
+        settings.set_enabled(id, true);
+    }
+    let dirs = [ModDir {
+        path: repo_mods(),
+        origin: Origin::Game,
+    }];
+    let set = ModSet::discover(&dirs, &settings);
+    let mut diagnostics = set.diagnostics.clone();
+    let (db, d) = ContentDb::load(&set);
+    diagnostics.extend(d);
+    without_errors((Arc::new(db), diagnostics))
+}
+
 /// The content, after failing the test on any error.
 fn without_errors((db, diagnostics): (Arc<ContentDb>, Diagnostics)) -> Arc<ContentDb> {
     let errors: Vec<String> = diagnostics
