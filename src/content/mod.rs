@@ -57,6 +57,17 @@ pub struct ScriptRef {
     pub path: String,
 }
 
+/// A value in the `params` of an attacker type or blueprint: a number, or a text such as the id
+/// of an attacker to spawn. Written plainly in RON: `params: {"every": 80, "spawns": "core:skeleton"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Param {
+    /// A number.
+    Number(f64),
+    /// A text.
+    Text(String),
+}
+
 /// A compiled script.
 #[derive(Clone, Debug)]
 pub struct Script {

@@ -9,6 +9,8 @@ use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostics;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 
+pub mod arena;
+
 /// A temporary mods folder that tests fill with files.
 pub struct Mods {
     pub dir: tempfile::TempDir,
@@ -91,6 +93,24 @@ impl Mods {
     pub fn load_clean(&self) -> Arc<ContentDb> {
         without_errors(self.load())
     }
+}
+
+/// Loads the repository's `mods` folder with the mods in `enabled` switched on (as a player
+/// would with `rampart mods --enable`); fails the test on any error.
+pub fn load_repo_with(enabled: &[&str]) -> Arc<ContentDb> {
+    let mut settings = ModSettings::default();
+    for id in enabled {
+        settings.set_enabled(id, true);
+    }
+    let dirs = [ModDir {
+        path: repo_mods(),
+        origin: Origin::Game,
+    }];
+    let set = ModSet::discover(&dirs, &settings);
+    let mut diagnostics = set.diagnostics.clone();
+    let (db, d) = ContentDb::load(&set);
+    diagnostics.extend(d);
+    without_errors((Arc::new(db), diagnostics))
 }
 
 /// The content, after failing the test on any error.
