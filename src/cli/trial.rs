@@ -19,10 +19,12 @@ use rampart::worldgen::{STRAIGHT_PATH, World};
 
 use super::load_content;
 
-/// Where a building goes: two tiles off the middle of the path (rotation 2 faces the path).
+/// Where a building goes (and an ability placed on a tile, such as a conjured tower): two tiles
+/// off the middle of the path (rotation 2 faces the path).
 const BUILDING_AT: Position = Position { x: 7.0, y: 5.0 };
 
-/// Where an ability is used: on the path, once an attacker is all but on it.
+/// Where an ability is used (one placed on a tile goes to [`BUILDING_AT`] instead), once an
+/// attacker is all but on this spot of the path.
 const ABILITY_AT: Position = Position { x: 7.0, y: 3.0 };
 
 /// How close to [`ABILITY_AT`] that is, in tiles: less than the smallest radius of an ability.
@@ -77,13 +79,18 @@ fn try_out(content: &Arc<ContentDb>, args: &TryArgs) -> Result<String, String> {
     if content.attacker_id(&args.attacker).is_none() {
         return Err(format!("there is no attacker type `{}`", args.attacker));
     }
-    let building = content.blueprint(bp).kind.is_building();
+    let blueprint = content.blueprint(bp);
+    let building = blueprint.kind.is_building();
+    let at = match blueprint.placement() {
+        Placement::Tile { .. } => BUILDING_AT,
+        _ => ABILITY_AT,
+    };
     let mut battle = Battle::new(content.clone(), config(content, args));
     let mut used = None;
     if building {
         used = Some(
             battle
-                .place(&args.blueprint, BUILDING_AT, args.rotation)
+                .place(&args.blueprint, at, args.rotation)
                 .map_err(|e| format!("placing {}: {e}", args.blueprint))?,
         );
     }
@@ -95,14 +102,14 @@ fn try_out(content: &Arc<ContentDb>, args: &TryArgs) -> Result<String, String> {
         if used.is_none() && attacker_near(&battle, ABILITY_AT) {
             used = Some(
                 battle
-                    .place(&args.blueprint, ABILITY_AT, args.rotation)
+                    .place(&args.blueprint, at, args.rotation)
                     .map_err(|e| format!("using {}: {e}", args.blueprint))?,
             );
         }
         battle.step();
     }
     let seconds = (battle.tick() - start) as f64 / rampart::TICKS_PER_SECOND as f64;
-    Ok(describe(&battle, args, used, building, seconds))
+    Ok(describe(&battle, args, used, at, seconds))
 }
 
 /// A battle with one wave of `--count` attackers and plenty to pay with.
@@ -147,7 +154,7 @@ fn describe(
     battle: &Battle,
     args: &TryArgs,
     used: Option<EntityId>,
-    building: bool,
+    at: Position,
     seconds: f64,
 ) -> String {
     let count = |chain: &str| {
@@ -157,7 +164,6 @@ fn describe(
             .filter(|l| matches!(l.kind, LogKind::Event { chain: c, .. } if c == chain))
             .count()
     };
-    let at = if building { BUILDING_AT } else { ABILITY_AT };
     let mut out = format!(
         "tried {} at ({}, {}) against {} × {}, one every {} s\n",
         args.blueprint,
