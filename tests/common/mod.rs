@@ -57,6 +57,11 @@ impl Mods {
         without_errors(self.load_from(&[repo_mods()]))
     }
 
+    /// Loads these mods after the repository's `mods` folder, with whatever diagnostics come.
+    pub fn load_after_core(&self) -> (Arc<ContentDb>, Diagnostics) {
+        self.load_from(&[repo_mods()])
+    }
+
     fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
         let mut dirs: Vec<ModDir> = before
             .iter()
@@ -74,6 +79,14 @@ impl Mods {
         let (db, d) = ContentDb::load(&set);
         diagnostics.extend(d);
         (Arc::new(db), diagnostics)
+    }
+
+    /// Loads core and the `armed` fixture mod (`tests/fixtures/run/armed`), whose starter
+    /// blueprints shoot, then these mods; for tests that play whole levels whatever state the
+    /// core content is in.
+    pub fn load_armed(&self) -> Arc<ContentDb> {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run");
+        without_errors(self.load_from(&[repo_mods(), fixtures]))
     }
 
     /// Loads and fails the test on any error.
