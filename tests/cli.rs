@@ -318,6 +318,10 @@ fn the_tutorial_tower_checks_and_fights() {
     let (stdout, stderr) = (text(&tried.stdout), text(&tried.stderr));
     assert!(tried.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("no script errors"), "{stdout}");
+    // The page shows what a modder will see.
+    for line in stdout.lines() {
+        assert!(page.contains(line), "the tutorial does not show `{line}`");
+    }
     // The prints of the reaction: one per shot, with what it dealt.
     let shots: Vec<f64> = stderr
         .lines()
