@@ -195,7 +195,8 @@ fn describe(
             "it hit {} time{} for {} damage in all\n",
             hits.len(),
             if hits.len() == 1 { "" } else { "s" },
-            hits.iter().fold(0.0, |a, b| a + b)
+            // Tenths are enough to read, and whole totals stay whole ("18", not "18.0").
+            (hits.iter().fold(0.0, |a, b| a + b) * 10.0).round() / 10.0
         );
     }
     for resource in [Resource::Materials, Resource::Energy, Resource::Fuel] {
