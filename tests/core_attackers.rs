@@ -4,7 +4,7 @@
 mod common;
 
 use common::arena::{Arena, PATH_Y, STRAIGHT};
-use rampart::content::DamageType;
+use rampart::content::{DamageType, Size};
 
 /// The tables' speed (tiles/s) and HP of every attacker.
 const STATS: [(&str, f64, f64); 26] = [
@@ -70,6 +70,40 @@ fn every_attacker_walks_at_its_speed_and_dies_at_its_hp() {
         }
     }
     arena.no_script_errors();
+}
+
+#[test]
+fn the_tables_large_attackers_are_large_and_the_others_small() {
+    let arena = Arena::new(STRAIGHT);
+    assert_eq!(arena.content.attackers.len(), 26, "no more, no fewer");
+    let large: Vec<&str> = STATS
+        .iter()
+        .map(|s| s.0)
+        .filter(|name| {
+            let a = arena.content.attacker_id(&core(name)).unwrap();
+            arena.content.attacker(a).size == Size::Large
+        })
+        .collect();
+    assert_eq!(
+        large,
+        [
+            "big_skull",
+            "big_yellow_skull",
+            "big_black_skull",
+            "coffin",
+            "yellow_coffin",
+            "black_coffin",
+            "protector",
+            "druid"
+        ]
+    );
+    for a in &arena.content.attackers {
+        assert!(
+            a.value >= a.max_health,
+            "{}: its value counts at least its HP",
+            a.id
+        );
+    }
 }
 
 #[test]

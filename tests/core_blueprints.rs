@@ -69,6 +69,202 @@ fn duel(blueprint: &str, range: f64, ticks: u64) -> (Arena, EntityId, Vec<(u64, 
     (arena, tower, hits)
 }
 
+/// One row of tables 6.4–6.8: kind, rarity, cost, cooldown and the statistics they print.
+struct Row {
+    id: &'static str,
+    kind: &'static str,
+    rarity: &'static str,
+    materials: f64,
+    energy: f64,
+    cooldown: u32,
+    range: Option<f64>,
+    radius: Option<f64>,
+    damage: Option<(f64, &'static [DamageType])>,
+    /// Seconds.
+    interval: Option<f64>,
+}
+
+const fn row(id: &'static str, kind: &'static str, rarity: &'static str, cost: (f64, f64)) -> Row {
+    Row {
+        id,
+        kind,
+        rarity,
+        materials: cost.0,
+        energy: cost.1,
+        cooldown: 0,
+        range: None,
+        radius: None,
+        damage: None,
+        interval: None,
+    }
+}
+
+#[test]
+fn every_blueprint_has_the_tables_kind_rarity_cost_and_statistics() {
+    use DamageType::{Energy, Explosive, HpLoss, Physical};
+    let rows = [
+        row("dust_refinery", "economic", "common", (5.0, 0.0)),
+        row("energy_harvester", "economic", "rare", (15.0, 0.0)),
+        Row {
+            cooldown: 1,
+            ..row("fuel_extractor", "economic", "rare", (30.0, 0.0))
+        },
+        Row {
+            cooldown: 2,
+            ..row("matter_replicator", "economic", "rare", (30.0, 0.0))
+        },
+        row("solar_panel", "economic", "common", (5.0, 0.0)),
+        row("surface_drill", "economic", "starter", (10.0, 0.0)),
+        Row {
+            cooldown: 2,
+            range: Some(2.3),
+            ..row("amplifier", "special", "legendary", (40.0, 0.0))
+        },
+        Row {
+            range: Some(2.1),
+            ..row("frostbite_frontier", "special", "legendary", (25.0, 0.0))
+        },
+        row("hub", "special", "special", (0.0, 0.0)),
+        row("radar", "special", "rare", (10.0, 0.0)),
+        Row {
+            range: Some(2.9),
+            damage: Some((2.0, &[Physical])),
+            interval: Some(0.8),
+            ..row("budget_sentry", "tower", "starter", (10.0, 0.0))
+        },
+        Row {
+            range: Some(2.4),
+            damage: Some((2.0, &[Physical])),
+            interval: Some(0.4),
+            ..row("double_sentry", "tower", "common", (15.0, 0.0))
+        },
+        Row {
+            range: Some(3.7),
+            damage: Some((5.0, &[Physical])),
+            interval: Some(0.5),
+            ..row("galvanizer", "tower", "rare", (40.0, 10.0))
+        },
+        Row {
+            range: Some(3.3),
+            damage: Some((2.0, &[Physical])),
+            interval: Some(0.15),
+            ..row("gatling_gun", "tower", "common", (40.0, 0.0))
+        },
+        Row {
+            range: Some(3.7),
+            radius: Some(1.2),
+            damage: Some((4.0, &[Explosive])),
+            interval: Some(2.0),
+            ..row("mortar", "tower", "starter", (25.0, 0.0))
+        },
+        Row {
+            range: Some(3.4),
+            damage: Some((10.0, &[Physical])),
+            interval: Some(1.0),
+            ..row("predator", "tower", "legendary", (50.0, 0.0))
+        },
+        Row {
+            range: Some(1.6),
+            damage: Some((20.0, &[Explosive])),
+            interval: Some(2.5),
+            ..row("sledgehammer", "tower", "common", (45.0, 0.0))
+        },
+        Row {
+            range: Some(11.1),
+            damage: Some((10.0, &[Physical])),
+            interval: Some(3.3),
+            ..row("sniper", "tower", "common", (20.0, 0.0))
+        },
+        Row {
+            range: Some(3.3),
+            radius: Some(1.8),
+            damage: Some((4.0, &[Energy])),
+            interval: Some(1.9),
+            ..row("static_sparker", "tower", "common", (15.0, 0.0))
+        },
+        Row {
+            range: Some(8.1),
+            damage: Some((1.0, &[Energy])),
+            interval: Some(0.15),
+            ..row("ultra_ray", "tower", "rare", (30.0, 0.0))
+        },
+        Row {
+            cooldown: 1,
+            radius: Some(0.8),
+            ..row("catalyst", "ability", "rare", (0.0, 20.0))
+        },
+        Row {
+            radius: Some(0.75),
+            damage: Some((4.0, &[Explosive])),
+            ..row("grenade", "ability", "starter", (0.0, 10.0))
+        },
+        Row {
+            cooldown: 1,
+            range: Some(2.4),
+            damage: Some((3.0, &[HpLoss])),
+            interval: Some(1.5),
+            ..row("holo_siphon", "ability", "rare", (0.0, 10.0))
+        },
+        Row {
+            radius: Some(2.5),
+            damage: Some((25.0, &[Energy])),
+            interval: Some(1.0),
+            ..row("lightning_storm", "ability", "common", (0.0, 15.0))
+        },
+        Row {
+            radius: Some(1.4),
+            damage: Some((16.0, &[Physical, Explosive])),
+            ..row("meteor", "ability", "common", (0.0, 25.0))
+        },
+        Row {
+            damage: Some((30.0, &[Energy])),
+            ..row("orbital_laser", "ability", "rare", (0.0, 30.0))
+        },
+        Row {
+            cooldown: 1,
+            ..row("streamline", "ability", "legendary", (10.0, 10.0))
+        },
+    ];
+    let arena = Arena::new(STRAIGHT);
+    assert_eq!(rows.len(), 27);
+    assert_eq!(arena.content.blueprints.len(), 27, "no more, no fewer");
+    for r in rows {
+        let bp = arena.content.blueprint(
+            arena
+                .content
+                .blueprint_id(&format!("core:{}", r.id))
+                .unwrap(),
+        );
+        let ticks = r.interval.map(|s| (s * 20.0).round() as u32);
+        let damage = r
+            .damage
+            .map(|(d, types)| (d, types.iter().copied().collect()));
+        assert_eq!(
+            (
+                bp.kind.name(),
+                bp.rarity.name(),
+                bp.cost.materials,
+                bp.cost.energy,
+                bp.cooldown
+            ),
+            (r.kind, r.rarity, r.materials, r.energy, r.cooldown),
+            "{}",
+            r.id
+        );
+        assert_eq!(
+            (
+                bp.range,
+                bp.radius,
+                bp.damage.map(|d| (d, bp.damage_type)),
+                bp.interval
+            ),
+            (r.range, r.radius, damage, ticks),
+            "{}",
+            r.id
+        );
+    }
+}
+
 // ---- Towers (tables 6.6 and 6.7) ----
 
 #[test]

@@ -5,7 +5,9 @@ mod common;
 
 use common::arena::{Arena, STRAIGHT};
 use common::{Mods, load_repo_with};
+use rampart::battle::ScriptHost;
 use rampart::content::DamageType;
+use rampart::lua::Limits;
 use rampart::rng::Seed;
 use rampart::worldgen::{WorldParams, generate_world};
 
@@ -22,6 +24,9 @@ fn the_example_is_off_until_switched_on_and_then_loads_next_to_core() {
     assert_eq!(content.blueprints.len(), default.blueprints.len() + 1);
     assert_eq!(content.attackers.len(), default.attackers.len() + 1);
     assert!(content.blueprint_id("core:budget_sentry").is_some());
+    // What `rampart check` does beyond loading: every script's top level in its sandbox.
+    let errors = ScriptHost::check(&content, &Limits::default());
+    assert!(errors.is_empty(), "{errors:?}");
 }
 
 #[test]

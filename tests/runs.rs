@@ -81,7 +81,7 @@ fn offers_are_distinct_new_and_never_starter_or_special() {
         let picked: Vec<String> = offerable_ids
             .iter()
             .filter(|_| rng.chance(f64::from(round % 10) / 10.0))
-            .take(10)
+            .take(offerable_ids.len() - 2)
             .map(|s| s.to_string())
             .collect();
         let offers = draw(&content, setter, 1 + round % 15, &picked, &mut rng);

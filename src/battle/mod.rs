@@ -474,6 +474,34 @@ impl Battle {
         &self.log
     }
 
+    /// The hits `source` has dealt, as (tick, HP taken), in order (as far as the log goes back).
+    pub fn hits_by(&self, source: EntityId) -> impl Iterator<Item = (u64, f64)> + '_ {
+        self.log.iter().filter_map(move |l| match l.kind {
+            LogKind::Damaged {
+                amount,
+                source: Some(s),
+                ..
+            } if s == source => Some((l.tick, amount)),
+            _ => None,
+        })
+    }
+
+    /// What `source` has produced of `resource`, gain by gain (as far as the log goes back).
+    pub fn gains_from(
+        &self,
+        source: EntityId,
+        resource: Resource,
+    ) -> impl Iterator<Item = f64> + '_ {
+        self.log.iter().filter_map(move |l| match l.kind {
+            LogKind::Gained {
+                resource: r,
+                amount,
+                source: Some(s),
+            } if s == source && r == resource => Some(amount),
+            _ => None,
+        })
+    }
+
     /// Takes the log, leaving it empty (the client consumes it every frame).
     pub fn drain_log(&mut self) -> Vec<LogEntry> {
         std::mem::take(&mut self.log)

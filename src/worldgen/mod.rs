@@ -32,6 +32,7 @@ pub mod wfc;
 mod world;
 
 pub use grid::{Grid, Pos};
+pub use layout::STRAIGHT_PATH;
 pub use render::render_png;
 pub use world::{GenStats, LEVEL_HEIGHT, World};
 

@@ -13,15 +13,7 @@ use rampart::worldgen::World;
 use super::Mods;
 
 /// Open ground with one straight path along the middle row, west to the Hub in the east.
-pub const STRAIGHT: &str = "
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-    0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0H
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
-";
+pub const STRAIGHT: &str = rampart::worldgen::STRAIGHT_PATH;
 
 /// The row of [`STRAIGHT`]'s path.
 pub const PATH_Y: f64 = 3.0;
@@ -112,18 +104,7 @@ impl Arena {
 
     /// What `source` produced of `resource` so far, gain by gain.
     pub fn gains_from(&self, source: EntityId, resource: Resource) -> Vec<f64> {
-        self.battle
-            .log()
-            .iter()
-            .filter_map(|l| match l.kind {
-                LogKind::Gained {
-                    resource: r,
-                    amount,
-                    source: Some(s),
-                } if s == source && r == resource => Some(amount),
-                _ => None,
-            })
-            .collect()
+        self.battle.gains_from(source, resource).collect()
     }
 
     /// The first tick `tower` fired at.
@@ -184,18 +165,7 @@ impl Arena {
 
     /// The hits `source` dealt, as (tick, HP taken), in order.
     pub fn hits_by(&self, source: EntityId) -> Vec<(u64, f64)> {
-        self.battle
-            .log()
-            .iter()
-            .filter_map(|l| match l.kind {
-                LogKind::Damaged {
-                    amount,
-                    source: Some(s),
-                    ..
-                } if s == source => Some((l.tick, amount)),
-                _ => None,
-            })
-            .collect()
+        self.battle.hits_by(source).collect()
     }
 
     /// The hits `target` took, as (tick, HP taken), in order.

@@ -141,7 +141,7 @@ pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
     format!("(name: \"{name}\", kind: {kind}, rarity: Common, {extra})")
 }
 
-/// A wave on path 0: `(delay in ticks after the previous spawn, attacker id)` pairs.
+/// A wave on path 0: `(ticks after the wave starts, attacker id)` pairs.
 pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {
     WaveSpawns {
         spawns: list

@@ -4,15 +4,7 @@
 -- damage, and the next lock starts once `interval` ticks have passed since the last one began.
 -- An attacker that leaves range (or dies) breaks the lock, and a new one starts at once.
 
-local function siphon(self, game, target)
-    local info = game:blueprint(self:type())
-    game:command("damage", {
-        target = target,
-        amount = self:query("hit_damage"),
-        types = info.damage_type,
-        source = self.entity,
-    })
-end
+local hits = require("lib/hits")
 
 local function in_range(self, attacker)
     local x, y = self:position()
@@ -25,7 +17,7 @@ return {
         local x, y = self:position()
         for _, attacker in game:attackers_near(x, y, self:query("range")) do
             if attacker:alive() then
-                siphon(self, game, attacker)
+                hits.strike(self, game, attacker)
             end
         end
         self.locked = nil
@@ -53,7 +45,7 @@ return {
         end
         self.held += 1
         if self.held >= self:query("delay") then
-            siphon(self, game, target)
+            hits.strike(self, game, target)
             self.locked = nil
             self.rest = self:query("interval") - self:query("delay")
         end

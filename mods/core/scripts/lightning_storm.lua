@@ -2,16 +2,13 @@
 -- at an attacker picked at random among those within the radius. A strike with nobody in reach
 -- is lost. The storm is gone after its last strike.
 
+local hits = require("lib/hits")
+
 local function strike(self, game)
     local x, y = self:position()
     local near = game:attackers_near(x, y, self:query("radius"))
     if #near > 0 then
-        game:command("damage", {
-            target = near[math.random(#near)],
-            amount = self:query("hit_damage"),
-            types = game:blueprint(self:type()).damage_type,
-            source = self.entity,
-        })
+        hits.strike(self, game, near[math.random(#near)])
     end
     self.strikes += 1
     self.next = game:tick() + self:query("interval")

@@ -7,6 +7,8 @@
 local FACING = { [0] = { 0, 1 }, [1] = { 1, 0 }, [2] = { 0, -1 }, [3] = { -1, 0 } }
 local TICKS_PER_SECOND = 20
 
+local hits = require("lib/hits")
+
 return {
     on_placed = function(self, game)
         self.x, self.y = self:position()
@@ -19,19 +21,13 @@ return {
         local half = self:param("width") / 2
         local from = self.swept - half
         self.swept += self:param("speed") / TICKS_PER_SECOND
-        local info = game:blueprint(self:type())
         for _, attacker in game:entities("attacker") do
             if attacker:alive() and not self.hit[attacker] then
                 local ax, ay = attacker:position()
                 local along = (ax - self.x) * self.facing[1] + (ay - self.y) * self.facing[2]
                 if along >= from and along <= self.swept + half then
                     self.hit[attacker] = true
-                    game:command("damage", {
-                        target = attacker,
-                        amount = self:query("hit_damage"),
-                        types = info.damage_type,
-                        source = self.entity,
-                    })
+                    hits.strike(self, game, attacker)
                 end
             end
         end

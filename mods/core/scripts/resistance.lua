@@ -12,7 +12,7 @@ return {
             shares[name] = self:param(name) or 0
         end
 
-        -- After flat changes such as shields (-10), with the other multipliers.
+        -- Before flat blocks such as shields (-10), next to the other multipliers (-40).
         self:modify("damage", -50, function(hit)
             if #hit.types == 0 then
                 return

@@ -4,8 +4,9 @@
 
 return {
     on_placed = function(self, game)
-        -- A modifier: flat additions come early (-20), before resistances multiply (-50).
-        game:modify("damage", -20, function(hit)
+        -- A modifier: the extra damage belongs to the shot, so it comes before the target's
+        -- resistances (-50), multipliers (-40) and shields (-10) change the hit.
+        game:modify("damage", -60, function(hit)
             if hit.source ~= self.entity then
                 return
             end
