@@ -1,5 +1,7 @@
-//! The `rampart` binary: `check` and `mods` as a modder runs them.
+//! The `rampart` binary as a modder runs it: `check`, `mods`, and `try` on the tower the
+//! walkthrough in `docs/modding/tutorial.md` builds.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -251,4 +253,126 @@ fn every_command_explains_itself() {
             "{command} --help lacks {word}"
         );
     }
+}
+
+/// The files the page shows, by path: code blocks whose first line is a comment naming a file
+/// under `my-mods/`. A file shown twice is the later version.
+fn files(page: &str) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    for block in page.split("```").skip(1).step_by(2) {
+        let code = block.split_once('\n').map_or("", |(_, code)| code);
+        let first = code.lines().next().unwrap_or("");
+        let path = first
+            .trim_start_matches("//")
+            .trim_start_matches("--")
+            .trim();
+        if path.starts_with("my-mods/") {
+            files.insert(path.to_string(), code.to_string());
+        }
+    }
+    files
+}
+
+#[test]
+fn the_tutorial_tower_checks_and_fights() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/modding/tutorial.md")).unwrap();
+    let files = files(&page);
+    assert_eq!(
+        files.keys().collect::<Vec<_>>(),
+        [
+            "my-mods/embers/blueprints/ember_turret.ron",
+            "my-mods/embers/mod.ron",
+            "my-mods/embers/scripts/ember_turret.lua",
+        ]
+    );
+    let work = tempfile::tempdir().unwrap();
+    for (path, text) in &files {
+        let path = work.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mods = work.path().join("my-mods");
+    let mods = mods.to_str().unwrap();
+    let home = work.path().join("home");
+
+    let check = rampart(&home, &["check", "--mods-dir", mods]);
+    let stdout = text(&check.stdout);
+    assert!(check.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("(core, embers)") && stdout.contains("0 errors"),
+        "{stdout}"
+    );
+
+    let tried = rampart(
+        &home,
+        &[
+            "--log",
+            "info",
+            "try",
+            "embers:ember_turret",
+            "--mods-dir",
+            mods,
+        ],
+    );
+    let (stdout, stderr) = (text(&tried.stdout), text(&tried.stderr));
+    assert!(tried.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("no script errors"), "{stdout}");
+    // The page shows what a modder will see.
+    for line in stdout.lines() {
+        assert!(page.contains(line), "the tutorial does not show `{line}`");
+    }
+    // The prints of the reaction: one per shot, with what it dealt.
+    let shots: Vec<f64> = stderr
+        .lines()
+        .filter(|l| l.contains("ember shot"))
+        .map(|l| l.rsplit('\t').next().unwrap().trim().parse().unwrap())
+        .collect();
+    assert!(shots.contains(&2.0), "a first shot deals 2: {shots:?}");
+    assert!(
+        shots.contains(&3.0),
+        "a shot on a burning attacker 3: {shots:?}"
+    );
+    let hits = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("it hit "))
+        .expect("a line with the hits");
+    let (count, rest) = hits.split_once(" times for ").unwrap();
+    let damage: f64 = rest.split_once(' ').unwrap().0.parse().unwrap();
+    let count: usize = count.parse().unwrap();
+    let fire = damage - shots.iter().sum::<f64>();
+    assert!(
+        count > shots.len() && fire >= (count - shots.len()) as f64,
+        "the fire hits too, 1 at a time: {count} hits for {damage}, shots {shots:?}"
+    );
+}
+
+#[test]
+fn try_uses_an_ability_on_the_path_and_names_what_it_cannot_find() {
+    let home = tempfile::tempdir().unwrap();
+    let out = rampart(
+        home.path(),
+        &[
+            "try",
+            "core:meteor",
+            "--attacker",
+            "core:black_skeleton",
+            "--count",
+            "3",
+            "--every",
+            "8",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // Three Black Skeletons 0.64 tiles apart: all within the Meteor's 1.4 tiles, 16 each.
+    assert!(stdout.contains("tried core:meteor at (7, 3)"), "{stdout}");
+    assert!(
+        stdout.contains("it hit 3 times for 48 damage in all"),
+        "{stdout}"
+    );
+
+    let out = rampart(home.path(), &["try", "core:icicle"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("no blueprint `core:icicle`"));
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Mods, blueprint};
-use rampart::content::{Placement, ScriptRef};
+use rampart::content::{Param, Placement, ScriptRef};
 use rampart::diagnostics::{Diagnostic, Severity};
 
 fn find<'a>(diagnostics: &'a [Diagnostic], phrase: &str) -> &'a Diagnostic {
@@ -248,6 +248,31 @@ fn script_syntax_errors_point_at_their_line() {
     let e = find(&d, "syntax error");
     assert!(e.to_string().contains("m/scripts/broken.lua:2:1"), "{e}");
     assert!(content.mods[0].scripts.is_empty());
+}
+
+#[test]
+fn params_are_numbers_or_texts_and_anything_else_is_pointed_at() {
+    let mods = Mods::new();
+    mods.manifest("m", &[]);
+    mods.file(
+        "m/blueprints/good.ron",
+        &blueprint(
+            "Good",
+            "Tower",
+            r#"params: {"every": 80, "spawns": "m:bad"}"#,
+        ),
+    );
+    mods.file(
+        "m/blueprints/bad.ron",
+        &blueprint("Bad", "Tower", "\n    params: {\"every\": true},"),
+    );
+    let (content, d) = load(&mods);
+    let e = find(&d, "Expected a number or a text");
+    assert!(e.to_string().contains("m/blueprints/bad.ron:2:23"), "{e}");
+    let good = content.blueprint(content.blueprint_id("m:good").unwrap());
+    assert_eq!(good.params["every"], Param::Number(80.0));
+    assert_eq!(good.params["spawns"], Param::Text("m:bad".into()));
+    assert!(content.blueprint_id("m:bad").is_none());
 }
 
 #[test]

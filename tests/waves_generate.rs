@@ -5,10 +5,11 @@ mod waves_common;
 
 use proptest::prelude::*;
 use rampart::rng::Seed;
+use rampart::run::LevelSpec;
 use rampart::waves::{
     AttackerPool, Growth, PoolAttacker, WaveError, WaveGenerator, WaveKind, WaveParams, level_waves,
 };
-use waves_common::{check_level, core_pool, level_params, synthetic_pool};
+use waves_common::{check_level, core_content, core_pool, level_params, synthetic_pool};
 
 #[test]
 fn core_waves_keep_every_limit() {
@@ -30,6 +31,28 @@ fn core_waves_keep_every_limit() {
     }
     // Both kinds occur (parallel needs a wave on two or more paths).
     assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
+}
+
+#[test]
+fn level_setter_waves_keep_every_limit() {
+    let content = core_content();
+    let mut used = Vec::new();
+    for seed in 0..25 {
+        for level in 1..=14 {
+            let spec = LevelSpec::new(&content, seed, level).unwrap();
+            let lw = spec.waves(seed).unwrap();
+            assert_eq!(lw.waves.len() as u32, spec.wave_count);
+            let paths = spec.path_lengths.len();
+            if let Err(e) = check_level(&lw.waves, &spec.params, &spec.pool, paths) {
+                panic!("seed {seed} level {level}: {e}");
+            }
+            used.extend(lw.waves.iter().map(|w| w.usage()));
+        }
+    }
+    // The level setter keeps its curves within what the core attackers can fill
+    // (docs/balance.md has the full numbers).
+    let mean = used.iter().sum::<f64>() / used.len() as f64;
+    assert!(mean > 0.95, "mean share of capacity used {mean}");
 }
 
 #[test]

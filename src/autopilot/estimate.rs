@@ -92,7 +92,7 @@ pub fn shot_rate(shooter: &Shooter, damage: f64, interval: f64, radius: f64) -> 
     let spread = match shooter.projectile {
         Projectile::Chain { jumps, falloff } => 1.0 + f64::from(jumps) * falloff * 0.5,
         Projectile::Ballistic { .. } => 1.0 + radius.min(2.0) * 0.5,
-        Projectile::Straight { .. } | Projectile::Instant => 1.0,
+        Projectile::Straight { .. } | Projectile::Homing { .. } | Projectile::Instant => 1.0,
     };
     damage.max(0.0) * targets * spread / seconds
 }

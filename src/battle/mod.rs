@@ -7,6 +7,7 @@
 //! Lua scripts alike — hooks in. [`Battle::state_hash`] fingerprints the canonical state; the same
 //! content, seed and commands give the same hash in any process.
 
+pub mod barriers;
 pub mod chains;
 mod describe;
 mod economy;
@@ -41,6 +42,7 @@ use crate::lua::{Limits, ScriptError};
 use crate::rng::{Rng, Seed};
 use crate::worldgen::{Pos, World};
 
+pub use barriers::Barrier;
 pub use chains::{
     ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
     chain_kind,
@@ -305,6 +307,8 @@ pub struct BattleState {
     pub shots: Vec<Shot>,
     /// Hits that land later.
     pub delayed: Vec<Delayed>,
+    /// Barriers standing, which stop flying shots from outside.
+    pub barriers: Vec<Barrier>,
 }
 
 /// A battle in progress.
@@ -364,6 +368,7 @@ impl Battle {
             hub: None,
             shots: Vec::new(),
             delayed: Vec::new(),
+            barriers: Vec::new(),
         };
         let collection = match &config.collection {
             None => (0..content.blueprints.len() as u32)
@@ -470,6 +475,34 @@ impl Battle {
         &self.log
     }
 
+    /// The hits `source` has dealt, as (tick, HP taken), in order (as far as the log goes back).
+    pub fn hits_by(&self, source: EntityId) -> impl Iterator<Item = (u64, f64)> + '_ {
+        self.log.iter().filter_map(move |l| match l.kind {
+            LogKind::Damaged {
+                amount,
+                source: Some(s),
+                ..
+            } if s == source => Some((l.tick, amount)),
+            _ => None,
+        })
+    }
+
+    /// What `source` has produced of `resource`, gain by gain (as far as the log goes back).
+    pub fn gains_from(
+        &self,
+        source: EntityId,
+        resource: Resource,
+    ) -> impl Iterator<Item = f64> + '_ {
+        self.log.iter().filter_map(move |l| match l.kind {
+            LogKind::Gained {
+                resource: r,
+                amount,
+                source: Some(s),
+            } if s == source && r == resource => Some(amount),
+            _ => None,
+        })
+    }
+
     /// Takes the log, leaving it empty (the client consumes it every frame).
     pub fn drain_log(&mut self) -> Vec<LogEntry> {
         std::mem::take(&mut self.log)
@@ -519,7 +552,7 @@ impl Battle {
 
     /// Runs one tick, in a fixed order: the player's commands stamped for it, the attackers due,
     /// movement, shots already in flight, towers (whose new shots fly from the next tick), hits
-    /// that land now, status effects, every script's `on_tick`, timed abilities, deaths, and the
+    /// that land now, status effects, barriers, every script's `on_tick`, timed abilities, deaths, and the
     /// end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
@@ -535,6 +568,7 @@ impl Battle {
         self.run_towers();
         self.run_delayed();
         self.tick_effects();
+        self.tick_barriers();
         if let Some(host) = self.scripts.clone() {
             host.tick_all(self);
         }

@@ -127,12 +127,13 @@ impl Battle {
         Ok(())
     }
 
-    /// The kind of the building on `tile`, if any.
+    /// The kind of what stands on `tile`, if anything: a building, or an ability placed on the
+    /// tile (a conjured tower holds its tile while it lasts).
     fn building_on(&self, tile: Pos) -> Option<EntityKind> {
         self.state
             .entities
             .values()
-            .find(|e| e.tile == Some(tile) && matches!(e.kind, EntityKind::Building(_)))
+            .find(|e| e.tile == Some(tile))
             .map(|e| e.kind)
     }
 }

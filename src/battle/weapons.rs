@@ -34,6 +34,8 @@ pub struct TowerState {
 pub struct Shot {
     /// The tower that fired it.
     pub source: EntityId,
+    /// Where it was fired from (barriers stop shots from outside them).
+    pub origin: DVec3,
     /// Where it is now.
     pub position: DVec3,
     /// How it flies.
@@ -42,6 +44,8 @@ pub struct Shot {
     pub damage: f64,
     /// Damage types.
     pub types: DamageTypes,
+    /// Extra energy damage on hit, from an electrified tower.
+    pub extra: Option<f64>,
 }
 
 /// How a shot flies.
@@ -53,6 +57,13 @@ pub enum ShotKind {
         velocity: DVec3,
         /// Distance it may still fly.
         left: f64,
+    },
+    /// After its target, hitting it on arrival; gone if the target is.
+    Homing {
+        /// What it flies at.
+        target: EntityId,
+        /// Distance per tick.
+        step: f64,
     },
     /// Over everything, landing at `to` and damaging all within `radius`.
     Ballistic {
@@ -180,7 +191,8 @@ impl Battle {
                 Targets::All => None,
             };
             let targets = self.pick_targets(id, &shooter, state.priority, &buckets, limit);
-            let ready = state.ready_in == 0;
+            // Counting down first, so that a tower fires every `interval` ticks exactly.
+            let ready = state.ready_in <= 1;
             if let Some(t) = self
                 .state
                 .entities
@@ -276,6 +288,7 @@ impl Battle {
                     let velocity = aim.normalize_or_zero() * speed / crate::TICKS_PER_SECOND as f64;
                     self.state.shots.push(Shot {
                         source: tower,
+                        origin: frame.muzzle,
                         position: frame.muzzle,
                         kind: ShotKind::Straight {
                             velocity,
@@ -283,8 +296,21 @@ impl Battle {
                         },
                         damage,
                         types,
+                        extra,
                     });
                 }
+                Projectile::Homing { speed } => self.state.shots.push(Shot {
+                    source: tower,
+                    origin: frame.muzzle,
+                    position: frame.muzzle,
+                    kind: ShotKind::Homing {
+                        target,
+                        step: speed / crate::TICKS_PER_SECOND as f64,
+                    },
+                    damage,
+                    types,
+                    extra,
+                }),
                 Projectile::Ballistic { flight } => {
                     let to = self
                         .predicted_ground(target, flight, field.as_deref())
@@ -292,6 +318,7 @@ impl Battle {
                     let radius = self.query(|b| &b.chains.radius, &stat);
                     self.state.shots.push(Shot {
                         source: tower,
+                        origin: frame.muzzle,
                         position: frame.muzzle,
                         kind: ShotKind::Ballistic {
                             from: frame.muzzle,
@@ -302,6 +329,7 @@ impl Battle {
                         },
                         damage,
                         types,
+                        extra,
                     });
                 }
             }
@@ -393,7 +421,8 @@ impl Battle {
     }
 
     /// Moves every shot one tick: straight shots hit the first attacker in their way or end at
-    /// the ground, an obstacle or their range; shells land and blast.
+    /// the ground, an obstacle or their range; homing shots close in on their target; shells
+    /// land and blast. A barrier stops the shots fired from outside it.
     pub(super) fn run_shots(&mut self) {
         if self.state.shots.is_empty() {
             return;
@@ -402,6 +431,7 @@ impl Battle {
         let mut flying = Vec::with_capacity(shots.len());
         let grid = AttackerGrid::new(self);
         for mut shot in shots {
+            let origin = shot.origin.truncate();
             let keep = match &mut shot.kind {
                 ShotKind::Straight { velocity, left } => {
                     let steps = (velocity.length() / SHOT_STEP).ceil().max(1.0) as u32;
@@ -410,10 +440,14 @@ impl Battle {
                     for _ in 0..steps {
                         shot.position += step;
                         *left -= step.length();
+                        if self.stopped(origin, shot.position.truncate()) {
+                            alive = false;
+                            break;
+                        }
                         // The grid is this tick's: attackers a hit kills are skipped, those it
                         // spawns join next tick.
                         if let Some(target) = self.struck(&grid, shot.position) {
-                            self.hit(shot.source, target, shot.damage, shot.types, None);
+                            self.hit(shot.source, target, shot.damage, shot.types, shot.extra);
                             alive = false;
                             break;
                         }
@@ -428,6 +462,10 @@ impl Battle {
                     }
                     alive
                 }
+                ShotKind::Homing { target, step } => {
+                    let (target, step) = (*target, *step);
+                    self.home(&mut shot, target, step)
+                }
                 ShotKind::Ballistic {
                     from,
                     to,
@@ -441,7 +479,9 @@ impl Battle {
                     shot.position = from.lerp(*to, t) + DVec3::Z * (4.0 * arc * t * (1.0 - t));
                     if *elapsed >= *flight {
                         for target in self.attackers_near(to.truncate(), *radius, None) {
-                            self.deal(Some(shot.source), target, shot.damage, shot.types);
+                            if !self.stopped(origin, self.ground_xy(target)) {
+                                self.hit(shot.source, target, shot.damage, shot.types, shot.extra);
+                            }
                         }
                         false
                     } else {
@@ -456,6 +496,43 @@ impl Battle {
         // Shots fired while these flew (by reactions) come after the survivors.
         flying.append(&mut self.state.shots);
         self.state.shots = flying;
+    }
+
+    /// Moves a homing shot `step` closer to its target; returns whether it still flies.
+    fn home(&mut self, shot: &mut Shot, target: EntityId, step: f64) -> bool {
+        let (Some(size), Some(ground)) = (size_of(self, target), self.ground_at(target)) else {
+            return false;
+        };
+        let to = target_point(ground, size);
+        let origin = shot.origin.truncate();
+        let mut left = step;
+        // Small steps, so that no barrier on the way is jumped over.
+        while left > 0.0 {
+            let gap = to - shot.position;
+            let d = SHOT_STEP.min(left);
+            if gap.length() <= d {
+                shot.position = to;
+                if self.stopped(origin, to.truncate()) {
+                    return false;
+                }
+                self.hit(shot.source, target, shot.damage, shot.types, shot.extra);
+                return false;
+            }
+            shot.position += gap.normalize() * d;
+            left -= d;
+            if self.stopped(origin, shot.position.truncate()) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The ground-plane position of an entity (the origin if it is gone).
+    fn ground_xy(&self, id: EntityId) -> DVec2 {
+        self.state
+            .entities
+            .get(id)
+            .map_or(DVec2::ZERO, |e| DVec2::new(e.position.x, e.position.y))
     }
 
     /// The attacker a straight shot at `p` strikes, if any: the nearest whose target point is

@@ -5,6 +5,7 @@ mod generate;
 mod mods;
 mod replay;
 mod simulate;
+mod trial;
 mod waves;
 
 use std::io::IsTerminal;
@@ -55,6 +56,9 @@ pub enum Command {
     /// Play runs headless with the autopilot: a table per level, or with --runs the
     /// distribution of levels won.
     Simulate(simulate::SimulateArgs),
+    /// Try one blueprint in a small battle: a building beside a straight path (an ability used
+    /// on it), one wave of one attacker type, and what the blueprint did.
+    Try(trial::TryArgs),
 }
 
 /// Sets up logging from `--log`.
@@ -79,6 +83,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Replay(args) => replay::run(&cli.mods_dirs, &args),
         Command::Waves(args) => waves::run(&cli.mods_dirs, &args),
         Command::Simulate(args) => simulate::run(&cli.mods_dirs, &args),
+        Command::Try(args) => trial::run(&cli.mods_dirs, &args),
     }
 }
 

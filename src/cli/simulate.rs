@@ -61,20 +61,7 @@ pub fn run(extra: &[PathBuf], args: &SimulateArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let content = Arc::new(load_content(extra));
-    let bar = if args.runs > 1 {
-        // Drawn on standard error, and only on a terminal: output stays the same everywhere.
-        let bar = ProgressBar::with_draw_target(Some(args.runs), ProgressDrawTarget::stderr());
-        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-        }
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} ({eta} left)")
-                .expect("a valid template"),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let mut progress = Progress::new(args.runs);
     let mut reports = Vec::new();
     let mut record_error = None;
     for seed in args.seed..args.seed.saturating_add(args.runs) {
@@ -96,14 +83,14 @@ pub fn run(extra: &[PathBuf], args: &SimulateArgs) -> ExitCode {
         match played {
             Ok(r) => reports.push(r),
             Err(e) => {
-                bar.finish_and_clear();
+                progress.finish();
                 eprintln!("error: run {seed}: {e}");
                 return ExitCode::FAILURE;
             }
         }
-        bar.inc(1);
+        progress.inc();
     }
-    bar.finish_and_clear();
+    progress.finish();
     if let Some(e) = record_error {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
@@ -128,6 +115,54 @@ pub fn run(extra: &[PathBuf], args: &SimulateArgs) -> ExitCode {
     };
     let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
     write_output(args.json.as_deref(), &json, || sweep_table(&sweep))
+}
+
+/// Progress of a sweep on standard error, which leaves standard output the same everywhere: a bar
+/// on a terminal; elsewhere (a pipe, a log), where a bar redrawn in place would not show, a line
+/// every tenth of the runs.
+enum Progress {
+    Bar(ProgressBar),
+    Lines { done: u64, runs: u64 },
+    Quiet,
+}
+
+impl Progress {
+    fn new(runs: u64) -> Progress {
+        if runs <= 1 {
+            return Progress::Quiet;
+        }
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            return Progress::Lines { done: 0, runs };
+        }
+        let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} ({eta} left)")
+                .expect("a valid template"),
+        );
+        Progress::Bar(bar)
+    }
+
+    /// One more run done.
+    fn inc(&mut self) {
+        match self {
+            Progress::Bar(bar) => bar.inc(1),
+            Progress::Lines { done, runs } => {
+                *done += 1;
+                let every = runs.div_ceil(10);
+                if done.is_multiple_of(every) || done == runs {
+                    eprintln!("{done}/{runs} runs");
+                }
+            }
+            Progress::Quiet => {}
+        }
+    }
+
+    /// Removes the bar before the results are printed.
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// One run, level by level.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
 
-use super::ScriptRef;
+use super::{Param, ScriptRef};
 
 /// How big an attacker is: decides the hull it costs at the Hub and how high towers aim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +19,15 @@ pub enum Size {
 }
 
 impl Size {
+    /// The lowercase name scripts use: `"small"`, `"large"` or `"boss"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Small => "small",
+            Size::Large => "large",
+            Size::Boss => "boss",
+        }
+    }
+
     /// The height above the surface that towers aim at, in tiles.
     pub fn target_height(self) -> f64 {
         match self {
@@ -97,8 +106,8 @@ pub struct AttackerType {
     /// Attackers spawned where this one dies.
     #[serde(default)]
     pub spawns_on_death: Vec<Spawn>,
-    /// Numbers for the behaviour script, read with `self:param("name")` (e.g. a shield's strength),
-    /// so variants of one behaviour share a script.
+    /// Values for the behaviour script, read with `self:param("name")` (a shield's strength, the
+    /// attacker a coffin releases), so variants of one behaviour share a script.
     #[serde(default)]
-    pub params: BTreeMap<String, f64>,
+    pub params: BTreeMap<String, Param>,
 }

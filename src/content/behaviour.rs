@@ -190,6 +190,12 @@ pub enum Projectile {
         /// Tiles per second.
         speed: f64,
     },
+    /// A projectile that follows its target, `speed` tiles per second, and hits it unless the
+    /// target dies first (then it fizzles) or it is stopped on the way (by a barrier).
+    Homing {
+        /// Tiles per second.
+        speed: f64,
+    },
     /// A shell over obstacles, landing where the target will be after `flight` ticks and
     /// damaging everything within the blueprint's `radius`.
     Ballistic {

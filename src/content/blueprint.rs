@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
 
-use super::ScriptRef;
 use super::behaviour::Behaviour;
 use super::damage::DamageTypes;
+use super::{Param, ScriptRef};
 
 /// What a blueprint makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -27,6 +27,16 @@ pub enum BlueprintKind {
 }
 
 impl BlueprintKind {
+    /// The lowercase name scripts use: `"tower"`, `"economic"`, `"special"` or `"ability"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlueprintKind::Tower => "tower",
+            BlueprintKind::Economic => "economic",
+            BlueprintKind::Special => "special",
+            BlueprintKind::Ability => "ability",
+        }
+    }
+
     /// Whether blueprints of this kind are buildings (placed between waves).
     pub fn is_building(self) -> bool {
         self != BlueprintKind::Ability
@@ -101,6 +111,20 @@ pub enum Placement {
     },
     /// Placed by the game, never by the player, and never removed (the Hub).
     Fixed,
+}
+
+impl Rarity {
+    /// The lowercase name scripts use: `"starter"`, `"common"`, `"rare"`, `"legendary"` or
+    /// `"special"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rarity::Starter => "starter",
+            Rarity::Common => "common",
+            Rarity::Rare => "rare",
+            Rarity::Legendary => "legendary",
+            Rarity::Special => "special",
+        }
+    }
 }
 
 impl Placement {
@@ -213,10 +237,10 @@ pub struct Blueprint {
     #[serde(default)]
     #[patch(skip_wrap)]
     pub script: Option<String>,
-    /// Numbers for the behaviour script, read with `self:param("name")` (e.g. a shield's strength),
-    /// so variants of one behaviour share a script.
+    /// Values for the behaviour script, read with `self:param("name")` (a shield's strength, the
+    /// attacker a coffin releases), so variants of one behaviour share a script.
     #[serde(default)]
-    pub params: BTreeMap<String, f64>,
+    pub params: BTreeMap<String, Param>,
     /// What the engine does with it once placed (targeting and firing, a blast), if anything.
     #[serde(default)]
     #[patch(skip_wrap)]

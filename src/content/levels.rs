@@ -283,9 +283,29 @@ struct Check<'a> {
 impl Check<'_> {
     /// An error at `field` of whichever file set it last; inside rule `rule` when given.
     fn error(&mut self, rule: Option<usize>, field: &str, message: String, help: Option<String>) {
+        self.error_at(rule, field, None, message, help);
+    }
+
+    /// An error at the string `value` written for `field` (or at the field if not found there).
+    fn error_at(
+        &mut self,
+        rule: Option<usize>,
+        field: &str,
+        value: Option<&str>,
+        message: String,
+        help: Option<String>,
+    ) {
         let (source, at) = self.locate(rule, field);
+        let quoted = value.map(|v| format!("\"{v}\""));
+        let (at, len) = match quoted
+            .as_deref()
+            .and_then(|q| source.file.text[at..].find(q))
+        {
+            Some(i) => (at + i, quoted.as_deref().map_or(1, str::len)),
+            None => (at, field.len().max(1)),
+        };
         let mut d = Diagnostic::error(message)
-            .at(&source.file, at, field.len().max(1))
+            .at(&source.file, at, len)
             .for_mod(source.mod_id.clone());
         if let Some(h) = help {
             d = d.help(h);
@@ -482,9 +502,10 @@ impl Check<'_> {
             if db.terrain(t).is_none() {
                 let help = closest(t, db.terrains.iter().map(|t| t.id.as_str()))
                     .map(|b| format!("did you mean `{b}`?"));
-                self.error(
+                self.error_at(
                     at,
                     "terrains",
+                    Some(t),
                     format!("there is no terrain type `{t}`"),
                     help,
                 );
@@ -497,11 +518,13 @@ impl Check<'_> {
                     None => {
                         let help = closest(id, db.attackers.iter().map(|a| a.id.as_str()))
                             .map(|b| format!("did you mean `{b}`?"));
-                        self.error(at, field, format!("there is no attacker type `{id}`"), help);
+                        let message = format!("there is no attacker type `{id}`");
+                        self.error_at(at, field, Some(id), message, help);
                     }
-                    Some(a) if db.attacker(a).size == Size::Boss => self.error(
+                    Some(a) if db.attacker(a).size == Size::Boss => self.error_at(
                         at,
                         field,
+                        Some(id),
                         format!("`{id}` is a boss; bosses are not drawn into waves"),
                         None,
                     ),

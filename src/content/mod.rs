@@ -57,6 +57,44 @@ pub struct ScriptRef {
     pub path: String,
 }
 
+/// A value in the `params` of an attacker type or blueprint: a number, or a text such as the id
+/// of an attacker to spawn. Written plainly in RON: `params: {"every": 80, "spawns": "core:skeleton"}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Param {
+    /// A number.
+    Number(f64),
+    /// A text.
+    Text(String),
+}
+
+// By hand rather than `untagged`, so that a wrong value says what was expected instead of
+// "did not match any variant".
+impl<'de> Deserialize<'de> for Param {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Param, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Param;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number or a text in quotes")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Param, E> {
+                Ok(Param::Number(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Param, E> {
+                Ok(Param::Number(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Param, E> {
+                Ok(Param::Number(v as f64))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Param, E> {
+                Ok(Param::Text(v.to_string()))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
 /// A compiled script.
 #[derive(Clone, Debug)]
 pub struct Script {

@@ -422,7 +422,9 @@ fn check_behaviour(c: &mut Checker<'_, Blueprint>, behaviour: &Behaviour, bp: &B
                 needs("radius", bp.radius.is_some(), "the area of its hits");
             }
             let bad = match s.projectile {
-                Projectile::Straight { speed } if !(speed.is_finite() && speed > 0.0) => {
+                Projectile::Straight { speed } | Projectile::Homing { speed }
+                    if !(speed.is_finite() && speed > 0.0) =>
+                {
                     Some("a projectile's `speed` must be positive")
                 }
                 Projectile::Ballistic { flight: 0 } => {

@@ -38,6 +38,18 @@ use super::world::{GenStats, ObstacleInfo, World};
 use crate::rng::Seed;
 use crate::terrain::{Direction, ObstacleKind};
 
+/// Open ground 15 tiles by 7 around one straight path along the middle row (y = 3), from the
+/// west edge to the Hub in the east: where `rampart try` and the content tests put blueprints.
+pub const STRAIGHT_PATH: &str = "
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+    0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0> 0H
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0. 0.
+";
+
 impl World {
     /// Builds a world from a text layout (see the module documentation).
     pub fn from_layout(text: &str) -> Result<World, String> {

@@ -34,6 +34,7 @@ mod world;
 
 pub use grid::{Grid, Pos};
 pub use keep_paths::regenerate_terrain;
+pub use layout::STRAIGHT_PATH;
 pub use render::{render_png, surface_color};
 pub use surface::level_within;
 pub use world::{GenStats, LEVEL_HEIGHT, World};

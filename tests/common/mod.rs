@@ -9,6 +9,8 @@ use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostics;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 
+pub mod arena;
+
 /// A temporary mods folder that tests fill with files.
 pub struct Mods {
     pub dir: tempfile::TempDir,
@@ -55,6 +57,11 @@ impl Mods {
         without_errors(self.load_from(&[repo_mods()]))
     }
 
+    /// Loads these mods after the repository's `mods` folder, with whatever diagnostics come.
+    pub fn load_after_core(&self) -> (Arc<ContentDb>, Diagnostics) {
+        self.load_from(&[repo_mods()])
+    }
+
     fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
         let mut dirs: Vec<ModDir> = before
             .iter()
@@ -74,10 +81,36 @@ impl Mods {
         (Arc::new(db), diagnostics)
     }
 
+    /// Loads core and the `armed` fixture mod (`tests/fixtures/run/armed`), whose starter
+    /// blueprints shoot, then these mods; for tests that play whole levels whatever state the
+    /// core content is in.
+    pub fn load_armed(&self) -> Arc<ContentDb> {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/run");
+        without_errors(self.load_from(&[repo_mods(), fixtures]))
+    }
+
     /// Loads and fails the test on any error.
     pub fn load_clean(&self) -> Arc<ContentDb> {
         without_errors(self.load())
     }
+}
+
+/// Loads the repository's `mods` folder with the mods in `enabled` switched on (as a player
+/// would with `rampart mods --enable`); fails the test on any error.
+pub fn load_repo_with(enabled: &[&str]) -> Arc<ContentDb> {
+    let mut settings = ModSettings::default();
+    for id in enabled {
+        settings.set_enabled(id, true);
+    }
+    let dirs = [ModDir {
+        path: repo_mods(),
+        origin: Origin::Game,
+    }];
+    let set = ModSet::discover(&dirs, &settings);
+    let mut diagnostics = set.diagnostics.clone();
+    let (db, d) = ContentDb::load(&set);
+    diagnostics.extend(d);
+    without_errors((Arc::new(db), diagnostics))
 }
 
 /// The content, after failing the test on any error.
@@ -108,7 +141,7 @@ pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
     format!("(name: \"{name}\", kind: {kind}, rarity: Common, {extra})")
 }
 
-/// A wave on path 0: `(delay in ticks after the previous spawn, attacker id)` pairs.
+/// A wave on path 0: `(ticks after the wave starts, attacker id)` pairs.
 pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {
     WaveSpawns {
         spawns: list

@@ -11,10 +11,14 @@ use rampart::waves::{AttackerPool, Growth, PoolAttacker, Wave, WaveKind, WavePar
 #[path = "../common/mod.rs"]
 mod common;
 
+/// The core mod's content.
+pub fn core_content() -> std::sync::Arc<rampart::content::ContentDb> {
+    common::Mods::new().load_with_core()
+}
+
 /// The core mod's attackers.
 pub fn core_pool() -> AttackerPool {
-    let db = common::Mods::new().load_with_core();
-    AttackerPool::from_content(&db).unwrap()
+    AttackerPool::from_content(&core_content()).unwrap()
 }
 
 /// A pool of `n` made-up attacker types spanning weak-and-fast to strong-and-slow.

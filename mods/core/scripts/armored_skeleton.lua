@@ -1,5 +1,5 @@
--- Armored skeletons: a shield takes `shield_block` off every hit (except HP loss) until the
--- skeleton drops below half HP. Then the shield breaks for good and the skeleton runs twice as
+-- Armored skeletons: shields take `shield_block` off every hit (except HP loss) until the
+-- skeleton drops below half HP. Then the shields break for good and the skeleton runs twice as
 -- fast. The variants differ only in `shield_block`, set in their RON files.
 
 return {

@@ -5,6 +5,7 @@ use mlua::{Lua, Table, Value};
 use super::handles::{EntityArg, entity_to_lua, opt_entity_to_lua};
 use super::{query, with_battle};
 use crate::battle::{Effect, EntityKind, Lasting};
+use crate::content::Param;
 
 /// Builds the entity functions shared by handles and instance tables.
 pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
@@ -39,7 +40,7 @@ pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (e, name): (EntityArg, String)| {
             with_battle(lua, "param()", |b| {
                 let Some(kind) = b.entity(e.0).map(|e| e.kind) else {
-                    return Ok(None);
+                    return Ok(Value::Nil);
                 };
                 let content = b.content();
                 let params = match kind {
@@ -48,7 +49,11 @@ pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
                         &content.blueprint(bp).params
                     }
                 };
-                Ok(params.get(&name).copied())
+                Ok(match params.get(&name) {
+                    Some(Param::Number(n)) => Value::Number(*n),
+                    Some(Param::Text(t)) => Value::String(lua.create_string(t)?),
+                    None => Value::Nil,
+                })
             })
         })?,
     )?;
@@ -90,6 +95,29 @@ pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
                     Some(t) => (Value::Integer(t.x.into()), Value::Integer(t.y.into())),
                     None => (Value::Nil, Value::Nil),
                 })
+            })
+        })?,
+    )?;
+    api.raw_set(
+        "size",
+        lua.create_function(|lua, e: EntityArg| {
+            with_battle(lua, "size()", |b| {
+                Ok(b.entity(e.0)
+                    .and_then(|e| e.kind.attacker())
+                    .map(|a| b.content().attacker(a).size.name()))
+            })
+        })?,
+    )?;
+    api.raw_set(
+        "target",
+        lua.create_function(|lua, e: EntityArg| {
+            with_battle(lua, "target()", |b| {
+                let target = b
+                    .entity(e.0)
+                    .and_then(|e| e.tower.as_ref())
+                    .and_then(|t| t.aiming_at)
+                    .filter(|t| b.entity(*t).is_some());
+                opt_entity_to_lua(lua, target)
             })
         })?,
     )?;

@@ -4,10 +4,12 @@ use mlua::{Function, Lua, Table, Value, Variadic};
 
 use glam::DVec2;
 
-use super::handles::{entity_from_lua, entity_to_lua};
+use super::handles::{damage_types_to_lua, entity_from_lua, entity_to_lua};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::scripting::{HostLink, RegistrationKind};
-use crate::battle::{Effect, EntityId, EntityKind, Lasting, Phase, Position, Stacking, chains};
+use crate::battle::{
+    Barrier, Effect, EntityId, EntityKind, Lasting, Phase, Position, Stacking, chains,
+};
 use crate::lua::{Fault, ScriptErrorKind};
 
 /// Installs `game` and `math.random`.
@@ -215,6 +217,39 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 Ok(Value::Table(t))
             })
         })?,
+    )?;
+    game.raw_set(
+        "blueprint",
+        lua.create_function(|lua, (_, id): (Value, String)| {
+            with_battle(lua, "game:blueprint", |b| {
+                let Some(bp) = b.content().blueprint_id(&id) else {
+                    return Ok(Value::Nil);
+                };
+                let bp = b.content().blueprint(bp);
+                let t = lua.create_table()?;
+                t.set("id", bp.id.as_str())?;
+                t.set("name", bp.name.as_str())?;
+                t.set("kind", bp.kind.name())?;
+                t.set("rarity", bp.rarity.name())?;
+                t.set("damage_type", damage_types_to_lua(lua, bp.damage_type)?)?;
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+    game.raw_set(
+        "barrier",
+        lua.create_function(
+            |lua, (_, x, y, radius, ticks): (Value, f64, f64, f64, u32)| {
+                changing_battle(lua, "game:barrier", |b| {
+                    b.add_barrier(Barrier {
+                        center: DVec2::new(x, y),
+                        radius,
+                        ticks_left: ticks,
+                    });
+                    Ok(())
+                })
+            },
+        )?,
     )?;
     game.raw_set(
         "entity",

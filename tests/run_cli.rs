@@ -1,0 +1,231 @@
+//! `rampart waves` and `rampart simulate` as tools call them: their JSON checked from the outside,
+//! the same output from separate processes, and a sweep's progress and distribution.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn rampart(home: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", home)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the rampart binary runs");
+    assert!(
+        out.status.success(),
+        "rampart {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("JSON on standard output")
+}
+
+/// The `armed` fixture mod makes the core starters shoot, so the autopilot has something to play.
+const ARMED: [&str; 2] = ["--mods-dir", "tests/fixtures/run"];
+
+/// Checks one level's waves JSON against the brief's contract and the thesis's limits, using
+/// nothing but the JSON.
+fn check_waves(level: &Value) -> Result<(), String> {
+    let limits = &level["limits"];
+    let max_duration = limits["max_duration_s"]
+        .as_f64()
+        .ok_or("no max_duration_s")?;
+    let max_attackers = limits["max_attackers"].as_u64().ok_or("no max_attackers")?;
+    let paths = level["paths"].as_u64().ok_or("no paths")?;
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (i, w) in level["waves"]
+        .as_array()
+        .ok_or("no waves")?
+        .iter()
+        .enumerate()
+    {
+        let number = w["number"].as_u64().ok_or("no number")?;
+        let fail = |m: String| Err(format!("wave {number}: {m}"));
+        if number != i as u64 + 1 {
+            return fail("out of order".into());
+        }
+        let (value, capacity) = (w["value"].as_f64(), w["capacity"].as_f64());
+        let (Some(value), Some(capacity)) = (value, capacity) else {
+            return fail("value or capacity missing".into());
+        };
+        if !(0.0..=capacity).contains(&value) {
+            return fail(format!("value {value} over capacity {capacity}"));
+        }
+        let kind = w["kind"].as_str().unwrap_or_default();
+        if kind != "sequential" && kind != "parallel" {
+            return fail(format!("kind `{kind}`"));
+        }
+        let batches = w["batches"].as_array().ok_or("no batches")?;
+        let most = match number {
+            1 | 2 => 1,
+            3 | 4 => 2,
+            _ => usize::MAX,
+        };
+        if batches.is_empty() || batches.len() > most {
+            return fail(format!("{} batches", batches.len()));
+        }
+        let (mut count, mut duration) = (0u64, 0.0);
+        let mut types: BTreeSet<String> = BTreeSet::new();
+        for b in batches {
+            let n = b["count"].as_u64().ok_or("no count")?;
+            let spacing = b["spacing_s"].as_f64().ok_or("no spacing")?;
+            let per_path = b["per_path"].as_array().ok_or("no per_path")?;
+            if n == 0 || spacing <= 0.0 || per_path.is_empty() {
+                return fail(format!("batch of {n}, spacing {spacing}"));
+            }
+            for p in per_path {
+                if p["path"].as_u64().is_none_or(|p| p >= paths) {
+                    return fail(format!("path {}", p["path"]));
+                }
+                types.insert(p["attacker"].as_str().ok_or("no attacker")?.to_string());
+            }
+            count += n * per_path.len() as u64;
+            duration += (n - 1) as f64 * spacing;
+        }
+        // One second between batches (thesis §2.3.1).
+        duration += (batches.len() - 1) as f64;
+        if w["attacker_count"].as_u64() != Some(count) || count > max_attackers {
+            return fail(format!(
+                "{count} attackers, reported {}",
+                w["attacker_count"]
+            ));
+        }
+        let reported = w["duration_s"].as_f64().ok_or("no duration")?;
+        if (reported - duration).abs() > 1e-6 || reported > max_duration + 1e-9 {
+            return fail(format!("duration {reported}, recomputed {duration}"));
+        }
+        let new: Vec<&String> = types.iter().filter(|t| !seen.contains(*t)).collect();
+        if new.len() > 1 {
+            return fail(format!("new attacker types {new:?}"));
+        }
+        seen.extend(types);
+    }
+    Ok(())
+}
+
+#[test]
+fn waves_json_keeps_every_limit_over_seeds_and_levels() {
+    let home = tempfile::tempdir().unwrap();
+    let mut used = Vec::new();
+    for seed in [0u64, 1, 7, 42, 1234, u64::MAX] {
+        for level in [1, 2, 3, 5, 6, 9, 10, 14] {
+            let args = [
+                "waves",
+                "--seed",
+                &seed.to_string(),
+                "--level",
+                &level.to_string(),
+            ];
+            let out = rampart(home.path(), &[&args[..], &["--json", "-"]].concat());
+            let doc = json(&out);
+            assert_eq!(doc["seed"].as_u64(), Some(seed));
+            assert_eq!(doc["level"].as_u64(), Some(level));
+            if let Err(e) = check_waves(&doc) {
+                panic!("seed {seed} level {level}: {e}");
+            }
+            for w in doc["waves"].as_array().unwrap() {
+                used.push(w["value"].as_f64().unwrap() / w["capacity"].as_f64().unwrap());
+            }
+            // The table is made from the same waves.
+            let table = String::from_utf8(rampart(home.path(), &args).stdout).unwrap();
+            let waves = doc["waves"].as_array().unwrap().len();
+            assert!(table.contains(&format!("{waves} waves")), "{table}");
+        }
+    }
+    // Close to the capacity, not merely under it.
+    let mean = used.iter().sum::<f64>() / used.len() as f64;
+    assert!(mean > 0.9, "mean share of capacity used {mean}");
+}
+
+#[test]
+fn simulate_gives_the_same_output_in_every_process() {
+    let home = tempfile::tempdir().unwrap();
+    let args = [&ARMED[..], &["simulate", "--seed", "11", "--levels", "2"]].concat();
+    let first = rampart(home.path(), &args);
+    let second = rampart(home.path(), &args);
+    assert_eq!(first.stdout, second.stdout);
+    let table = String::from_utf8(first.stdout).unwrap();
+    assert!(table.starts_with("run 11\n"), "{table}");
+    assert!(table.contains("result: "), "{table}");
+
+    let with_json = [&args[..], &["--json", "-"]].concat();
+    let (a, b) = (
+        rampart(home.path(), &with_json),
+        rampart(home.path(), &with_json),
+    );
+    assert_eq!(a.stdout, b.stdout);
+    let report = json(&a);
+    assert_eq!(report["seed"].as_u64(), Some(11));
+    let levels = report["levels"].as_array().unwrap();
+    assert_eq!(
+        report["levels_reached"].as_u64(),
+        levels.last().and_then(|l| l["level"].as_u64())
+    );
+    for l in levels {
+        for field in ["waves_survived", "hull", "fuel", "materials", "towers"] {
+            assert!(l[field].is_number(), "{field} in {l}");
+        }
+        assert_eq!(l["state_hash"].as_str().map(str::len), Some(16), "{l}");
+    }
+    // Another seed plays another game.
+    let other = rampart(
+        home.path(),
+        &[
+            &ARMED[..],
+            &["simulate", "--seed", "12", "--levels", "2", "--json", "-"],
+        ]
+        .concat(),
+    );
+    assert_ne!(
+        json(&other)["levels"][0]["state_hash"],
+        levels[0]["state_hash"]
+    );
+}
+
+#[test]
+fn simulate_runs_shows_progress_and_the_distribution() {
+    let home = tempfile::tempdir().unwrap();
+    let sweep = [
+        &ARMED[..],
+        &["simulate", "--seed", "5", "--levels", "1", "--runs", "4"],
+    ]
+    .concat();
+    let out = rampart(home.path(), &sweep);
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    // Not a terminal here, so the progress comes as lines on standard error.
+    assert_eq!(stderr, "1/4 runs\n2/4 runs\n3/4 runs\n4/4 runs\n");
+    assert!(stdout.contains("4 runs (seeds 5–8)"), "{stdout}");
+    assert!(stdout.contains("levels won  runs  share"), "{stdout}");
+
+    let out = rampart(home.path(), &[&sweep[..], &["--json", "-"]].concat());
+    let doc = json(&out);
+    let distribution: Vec<u64> = doc["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(distribution.len(), 2, "0 or 1 level won");
+    assert_eq!(distribution.iter().sum::<u64>(), 4);
+    let reports = doc["reports"].as_array().unwrap();
+    let seeds: Vec<u64> = reports
+        .iter()
+        .map(|r| r["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [5, 6, 7, 8]);
+    let won = reports
+        .iter()
+        .filter(|r| r["levels_won"].as_u64() == Some(1))
+        .count() as u64;
+    assert_eq!(distribution[1], won);
+}

@@ -1,0 +1,334 @@
+//! Runs: starting (custom or not), rewards, the collection limit, permadeath, the hull carried
+//! between levels, and saves.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use common::Mods;
+use rampart::autopilot::{LevelResult, play_level};
+use rampart::battle::{Battle, Phase, PlayerCommand};
+use rampart::content::{ContentDb, Rarity};
+use rampart::rng::Seed;
+use rampart::run::rewards::{draw, offerable};
+use rampart::run::{Run, RunConfig, RunPhase};
+
+/// Core plus a mod with `n` blueprints of each offered rarity (`t:common0`, `t:rare3`, …), one
+/// more starter and one special blueprint that is not placed by the game.
+fn many_blueprints(n: usize) -> Arc<ContentDb> {
+    let mods = Mods::new();
+    mods.manifest("t", &["core"]);
+    let rarities = ["Common", "Rare", "Legendary", "Starter", "Special"];
+    for rarity in rarities {
+        let count = if matches!(rarity, "Starter" | "Special") {
+            1
+        } else {
+            n
+        };
+        for i in 0..count {
+            let name = format!("{}{i}", rarity.to_lowercase());
+            mods.file(
+                &format!("t/blueprints/{name}.ron"),
+                &format!(
+                    "(name: \"{name}\", kind: Economic, rarity: {rarity}, cost: (materials: 5), material_production: 1)"
+                ),
+            );
+        }
+    }
+    mods.load_with_core()
+}
+
+fn start(content: &ContentDb, seed: u64, starting: Option<&[&str]>) -> Result<Run, String> {
+    let starting_blueprints = starting.map(|ids| ids.iter().map(|s| s.to_string()).collect());
+    Run::new(
+        content,
+        RunConfig {
+            seed,
+            starting_blueprints,
+        },
+    )
+}
+
+fn rarity(content: &ContentDb, id: &str) -> Rarity {
+    content.blueprint(content.blueprint_id(id).unwrap()).rarity
+}
+
+#[test]
+fn offers_are_distinct_new_and_never_starter_or_special() {
+    let content = many_blueprints(4);
+    let setter = content.levels.as_ref().unwrap();
+    assert_eq!(setter.offers, 3);
+    let offerable_ids: Vec<&str> = content
+        .blueprints
+        .iter()
+        .map(|b| b.id.as_str())
+        .filter(|id| offerable(&content, id))
+        .collect();
+    let ours: Vec<&str> = offerable_ids
+        .iter()
+        .copied()
+        .filter(|id| id.starts_with("t:"))
+        .collect();
+    assert_eq!(
+        ours.len(),
+        12,
+        "the starter and special are not offerable: {ours:?}"
+    );
+    let mut rng = Seed(5).rng();
+    for round in 0..300u32 {
+        // A different set already picked every round, up to all but two.
+        let picked: Vec<String> = offerable_ids
+            .iter()
+            .filter(|_| rng.chance(f64::from(round % 10) / 10.0))
+            .take(offerable_ids.len() - 2)
+            .map(|s| s.to_string())
+            .collect();
+        let offers = draw(&content, setter, 1 + round % 15, &picked, &mut rng);
+        let left = offerable_ids.len() - picked.len();
+        assert_eq!(offers.len(), left.min(3), "round {round}: {offers:?}");
+        let distinct: BTreeSet<&String> = offers.iter().collect();
+        assert_eq!(distinct.len(), offers.len(), "{offers:?}");
+        for o in &offers {
+            assert!(!picked.contains(o), "{o} was picked already");
+            let r = rarity(&content, o);
+            assert!(
+                matches!(r, Rarity::Common | Rarity::Rare | Rarity::Legendary),
+                "{o} is {r:?}"
+            );
+        }
+    }
+    let everything: Vec<String> = offerable_ids.iter().map(|s| s.to_string()).collect();
+    assert!(draw(&content, setter, 1, &everything, &mut rng).is_empty());
+}
+
+#[test]
+fn rare_offers_grow_more_likely_over_a_run() {
+    let content = many_blueprints(6);
+    let setter = content.levels.as_ref().unwrap();
+    let shares = |level: u32| {
+        let mut rng = Seed(u64::from(level)).rng();
+        let mut counts = [0.0f64; 3];
+        for _ in 0..2000 {
+            for o in draw(&content, setter, level, &[], &mut rng) {
+                let slot = match rarity(&content, &o) {
+                    Rarity::Common => 0,
+                    Rarity::Rare => 1,
+                    _ => 2,
+                };
+                counts[slot] += 1.0;
+            }
+        }
+        let total: f64 = counts.iter().sum();
+        counts.map(|c| c / total)
+    };
+    let (early, late) = (shares(1), shares(12));
+    // The core odds: 87/11/2 after level 1, 30/55/15 from level 12 on. Drawing without
+    // replacement from six of each flattens them a little, never reverses them.
+    assert!(early[0] > 0.75 && late[0] < 0.4, "{early:?} {late:?}");
+    assert!(late[1] > 2.0 * early[1], "{early:?} {late:?}");
+    assert!(late[2] > 2.0 * early[2], "{early:?} {late:?}");
+    let middle = shares(6);
+    assert!(early[0] > middle[0] && middle[0] > late[0], "{middle:?}");
+}
+
+#[test]
+fn custom_runs_check_their_starting_blueprints() {
+    let content = many_blueprints(4);
+    let run = start(&content, 9, None).unwrap();
+    let starters: Vec<&str> = content
+        .blueprints
+        .iter()
+        .filter(|b| b.rarity == Rarity::Starter)
+        .map(|b| b.id.as_str())
+        .collect();
+    assert_eq!(run.collection(), starters.as_slice());
+    assert_eq!(run.picked(), run.collection());
+    assert_eq!((run.level(), run.hull()), (1, 20.0));
+
+    let custom = start(&content, 9, Some(&["t:rare1", "core:grenade"])).unwrap();
+    assert_eq!(custom.collection(), ["t:rare1", "core:grenade"]);
+    let cases: [(&[&str], &str); 4] = [
+        (&["core:grenad"], "did you mean `core:grenade`?"),
+        (&["t:rare1", "t:rare1"], "twice"),
+        (&["core:hub"], "placed by the game"),
+        (
+            &[
+                "t:common0",
+                "t:common1",
+                "t:common2",
+                "t:common3",
+                "t:rare0",
+                "t:rare1",
+                "t:rare2",
+                "t:rare3",
+                "t:legendary0",
+                "t:legendary1",
+            ],
+            "do not fit the collection limit of 9",
+        ),
+    ];
+    for (ids, message) in cases {
+        let err = start(&content, 9, Some(ids)).unwrap_err();
+        assert!(err.contains(message), "{ids:?}: {err}");
+    }
+}
+
+/// A save of `run` with its phase replaced by a reward of `offers`: how a run looks after a won
+/// level, without playing one.
+fn at_reward(run: &Run, offers: &[&str]) -> Run {
+    let save = run.to_ron();
+    let quoted: Vec<String> = offers.iter().map(|o| format!("\"{o}\"")).collect();
+    let edited = save.replace(
+        "phase: Battle",
+        &format!("phase: Reward(offers: [{}])", quoted.join(", ")),
+    );
+    assert_ne!(edited, save, "the save names its phase");
+    Run::from_ron(&edited).unwrap()
+}
+
+#[test]
+fn a_full_collection_takes_a_reward_only_in_place_of_another() {
+    let content = many_blueprints(4);
+    let starting = [
+        "t:common0",
+        "t:common1",
+        "t:common2",
+        "t:rare0",
+        "t:rare1",
+        "t:rare2",
+        "t:legendary0",
+        "t:legendary1",
+    ];
+    let run = start(&content, 3, Some(&starting)).unwrap();
+    assert_eq!(run.collection_limit(), 9);
+
+    // One free place: the reward is added.
+    let mut run = at_reward(&run, &["t:common3", "t:rare3"]);
+    run.choose_reward(Some(1), None).unwrap();
+    assert_eq!(run.collection().len(), 9);
+    assert_eq!(run.collection().last().unwrap(), "t:rare3");
+    assert_eq!((run.level(), run.phase()), (2, &RunPhase::Battle));
+
+    // Full: without a blueprint to give up the choice is refused and nothing changes.
+    let mut full = at_reward(&run, &["t:common3", "t:legendary2"]);
+    let before = full.clone();
+    let err = full.choose_reward(Some(1), None).unwrap_err();
+    assert!(err.contains("choose one to replace"), "{err}");
+    assert!(full.choose_reward(Some(1), Some(9)).is_err());
+    assert!(full.choose_reward(Some(2), Some(0)).is_err());
+    assert_eq!(full, before);
+    full.choose_reward(Some(1), Some(0)).unwrap();
+    assert_eq!(full.collection().len(), 9);
+    assert_eq!(full.collection()[0], "t:legendary2");
+    // Given up or not, a picked blueprint is never offered again.
+    assert!(full.picked().contains(&"t:common0".to_string()));
+    assert!(full.picked().contains(&"t:legendary2".to_string()));
+
+    // Skipping keeps the collection and moves on.
+    let mut skip = at_reward(&full, &["t:common3"]);
+    skip.choose_reward(None, None).unwrap();
+    assert_eq!(skip.collection(), full.collection());
+    assert_eq!(skip.level(), full.level() + 1);
+}
+
+#[test]
+fn saves_round_trip_and_broken_saves_say_where() {
+    let content = many_blueprints(4);
+    let run = start(&content, 77, None).unwrap();
+    assert_eq!(Run::from_ron(&run.to_ron()).unwrap(), run);
+    let reward = at_reward(&run, &["t:rare2", "t:common1"]);
+    let loaded = Run::from_ron(&reward.to_ron()).unwrap();
+    assert_eq!(loaded, reward);
+    assert_eq!(loaded.to_ron(), reward.to_ron());
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ron");
+    std::fs::write(&path, reward.to_ron()).unwrap();
+    assert_eq!(Run::load(&path).unwrap(), reward);
+
+    let save = run.to_ron();
+    let broken = [
+        (save.replace("format: 1", "format: 2"), "format 2"),
+        (save.replace("hull: 20.0", "hull: -1.0"), "`hull` must be"),
+        (save.replace("level: 1", "level: 0"), "starts at 1"),
+        (save.replace("seed: 77", "seed: \"x\""), "save:3:11: `seed`"),
+        (
+            save.replace("phase: Battle", "phase: Reward(offers: [\"core:grenade\"])"),
+            "already picked",
+        ),
+    ];
+    for (text, message) in broken {
+        assert_ne!(text, save, "the edit for `{message}` applies");
+        let err = Run::from_ron(&text).unwrap_err();
+        assert!(err.contains(message), "expected `{message}`: {err}");
+    }
+}
+
+/// Starts waves and builds nothing until the battle ends.
+fn hold_out_unarmed(battle: &mut Battle) {
+    for _ in 0..200_000 {
+        match battle.phase() {
+            Phase::Won | Phase::Lost => return,
+            Phase::Build => battle.submit(PlayerCommand::StartWave),
+            Phase::Wave => {}
+        }
+        battle.step();
+    }
+    panic!("the battle did not end");
+}
+
+#[test]
+fn a_lost_level_ends_the_run_for_good() {
+    let content = Mods::new().load_armed();
+    let mut run = start(&content, 4, None).unwrap();
+    let plan = run.plan(&content).unwrap();
+    let mut battle = plan.setup.start(&content).unwrap();
+    hold_out_unarmed(&mut battle);
+    assert_eq!(battle.phase(), Phase::Lost);
+    run.finish_battle(&battle);
+    assert_eq!(run.phase(), &RunPhase::Over { levels_won: 0 });
+    assert_eq!(run.hull(), 0.0);
+    assert!(run.plan(&content).unwrap_err().contains("over"));
+    assert!(run.choose_reward(Some(0), None).is_err());
+    // The end is saved too.
+    assert_eq!(Run::from_ron(&run.to_ron()).unwrap(), run);
+}
+
+#[test]
+fn a_won_level_offers_rewards_and_the_hull_carries_over() {
+    let content = Mods::new().load_armed();
+    let mut run = start(&content, 2, None).unwrap();
+    let plan = run.plan(&content).unwrap();
+    assert_eq!((plan.level, plan.setup.hull), (1, 20.0));
+    assert_eq!(plan.setup.collection.as_deref(), Some(run.collection()));
+    assert_eq!(
+        plan,
+        run.plan(&content).unwrap(),
+        "a level is the same every time"
+    );
+    let mut battle = plan.setup.start(&content).unwrap();
+    assert_eq!(play_level(&mut battle), LevelResult::Won);
+    run.finish_battle(&battle);
+    let RunPhase::Reward { offers } = run.phase().clone() else {
+        panic!("a won level offers rewards: {:?}", run.phase());
+    };
+    assert!(!offers.is_empty() && offers.len() <= 3);
+    assert!(offers.iter().all(|o| offerable(&content, o)));
+    assert!(
+        run.plan(&content).is_err(),
+        "no next level before the reward"
+    );
+
+    // A save taken now continues exactly like the run itself.
+    let mut resumed = Run::from_ron(&run.to_ron()).unwrap();
+    run.choose_reward(Some(0), None).unwrap();
+    resumed.choose_reward(Some(0), None).unwrap();
+    assert_eq!(run, resumed);
+
+    let next = run.plan(&content).unwrap();
+    assert_eq!(next.level, 2);
+    assert_eq!(next.setup.hull, battle.player().hull);
+    assert!(next.setup.collection.unwrap().contains(&offers[0]));
+    assert_ne!(next.setup.seed, plan.setup.seed);
+}
