@@ -11,6 +11,8 @@ pub const TICKS_PER_SECOND: u64 = 20;
 pub mod autopilot;
 pub mod battle;
 pub mod chain;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod content;
 pub mod diagnostics;
 pub mod lua;

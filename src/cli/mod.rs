@@ -3,6 +3,7 @@
 mod check;
 mod generate;
 mod mods;
+mod play;
 mod replay;
 mod simulate;
 mod trial;
@@ -41,7 +42,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Start the game (the default when no command is given).
-    Play,
+    Play(play::PlayArgs),
     /// Load and validate every enabled mod without starting the game: manifests, load order,
     /// content files, and each script's load phase in its sandbox. Exits with 1 on any error.
     Check,
@@ -75,8 +76,11 @@ pub fn init_logging(level: &str) {
 
 /// Runs the chosen command.
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command.unwrap_or(Command::Play) {
-        Command::Play => play(),
+    match cli
+        .command
+        .unwrap_or_else(|| Command::Play(play::PlayArgs::default()))
+    {
+        Command::Play(args) => play::run(&cli.mods_dirs, &args),
         Command::Check => check::run(&cli.mods_dirs),
         Command::Mods(args) => mods::run(&cli.mods_dirs, &args),
         Command::Generate(args) => generate::run(&cli.mods_dirs, &args),
@@ -85,13 +89,6 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Simulate(args) => simulate::run(&cli.mods_dirs, &args),
         Command::Try(args) => trial::run(&cli.mods_dirs, &args),
     }
-}
-
-fn play() -> ExitCode {
-    eprintln!(
-        "error: this build of rampart has no game client yet; `rampart check` and `rampart mods` work"
-    );
-    ExitCode::FAILURE
 }
 
 /// The player's folders and mod choices, and the mods found with them.

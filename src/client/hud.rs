@@ -1,0 +1,667 @@
+//! The heads-up display of a battle (thesis 2.5.1–2.5.6): the wave and the waves left, time
+//! controls (start wave, pause, 1×/2×), fuel with its production and preview marks, hull, the
+//! preview of the current and next waves, materials and energy with production and cap, the
+//! blueprint menu (colour by kind, cost red when unaffordable, cooldown overlay, keys 1–9), the
+//! settings button and its pause screen, and the victory and defeat overlays.
+
+use bevy::prelude::*;
+
+use super::menu::{Action, button};
+use super::session::{Game, Session};
+use super::units::kind_color;
+use super::{Screen, label};
+use crate::battle::{Battle, Phase, PlayerCommand};
+use crate::content::{BlueprintId, Cost};
+
+/// Builds and updates the HUD.
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Battle), spawn_hud)
+            .add_systems(
+                Update,
+                (
+                    keys,
+                    update_texts,
+                    update_fuel,
+                    rebuild_menu,
+                    update_menu,
+                    overlays,
+                )
+                    .chain()
+                    .run_if(in_state(Screen::Battle)),
+            );
+    }
+}
+
+/// The texts of the HUD, each updated from the battle every frame.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HudText {
+    /// The wave number.
+    Wave,
+    /// Waves left at the current fuel production.
+    WavesLeft,
+    /// Fuel, goal and production.
+    Fuel,
+    /// Hull.
+    Hull,
+    /// The current and next waves' batches.
+    Preview,
+    /// Materials and their production.
+    Materials,
+    /// Energy, cap and production.
+    Energy,
+    /// Pause or play, on its button.
+    Pause,
+    /// 1× or 2×, on its button.
+    Speed,
+    /// Notices for the player.
+    Notices,
+}
+
+/// The top bar, which the render test looks for.
+#[derive(Component)]
+pub struct TopBar;
+
+#[derive(Component)]
+struct FuelFill;
+
+#[derive(Component)]
+struct HullFill;
+
+/// Where the fuel will be after the `n`th next wave.
+#[derive(Component)]
+struct FuelMark(u32);
+
+/// The blueprint menu's row and the blueprints it shows.
+#[derive(Component)]
+struct MenuRow(Vec<BlueprintId>);
+
+/// One blueprint of the menu: its cost text and cooldown overlay.
+#[derive(Component)]
+struct CostText(BlueprintId);
+
+#[derive(Component)]
+struct CooldownShade(BlueprintId);
+
+/// The pause (settings) screen and the end-of-level overlay.
+#[derive(Component)]
+enum Overlay {
+    Pause,
+    End,
+}
+
+const BAR: Color = Color::srgba(0.05, 0.06, 0.08, 0.85);
+/// The HUD's background colour in sRGB bytes (the render test looks for it).
+pub const BAR_RGB: [u8; 3] = [13, 15, 20];
+
+fn text(kind: HudText, size: f32, color: Color) -> impl Bundle {
+    (kind, label("", size, color))
+}
+
+/// A button whose text the HUD keeps up to date.
+fn live_button(kind: HudText, action: Action) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)),
+            margin: UiRect::all(Val::Px(4.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.2, 0.24, 0.32)),
+        children![text(kind, 18.0, Color::WHITE)],
+    )
+}
+
+fn spawn_hud(mut commands: Commands) {
+    let root = commands
+        .spawn((
+            Node {
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                justify_content: JustifyContent::SpaceBetween,
+                ..default()
+            },
+            DespawnOnExit(Screen::Battle),
+        ))
+        .id();
+    commands.entity(root).with_children(|c| {
+        // Top: wave and time controls, fuel and hull, wave preview, settings.
+        c.spawn((
+            TopBar,
+            Node {
+                width: Val::Percent(100.0),
+                padding: UiRect::all(Val::Px(8.0)),
+                column_gap: Val::Px(16.0),
+                align_items: AlignItems::FlexStart,
+                ..default()
+            },
+            BackgroundColor(Color::srgb_u8(BAR_RGB[0], BAR_RGB[1], BAR_RGB[2]).with_alpha(0.9)),
+        ))
+        .with_children(|top| {
+            top.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn(text(HudText::WavesLeft, 14.0, Color::srgb(0.5, 0.95, 0.5)));
+                col.spawn(text(HudText::Wave, 30.0, Color::WHITE));
+                col.spawn(Node::default()).with_children(|row| {
+                    row.spawn(button("Start wave", Action::StartWave));
+                    row.spawn(live_button(HudText::Pause, Action::Pause));
+                    row.spawn(live_button(HudText::Speed, Action::Speed));
+                });
+            });
+            top.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(4.0),
+                width: Val::Px(360.0),
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn(text(HudText::Fuel, 15.0, Color::WHITE));
+                col.spawn((
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(12.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.1, 0.2, 0.1)),
+                ))
+                .with_children(|bar| {
+                    bar.spawn((
+                        FuelFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.2, 0.75, 0.25)),
+                    ));
+                    for n in 1..=6 {
+                        bar.spawn((
+                            FuelMark(n),
+                            Node {
+                                position_type: PositionType::Absolute,
+                                width: Val::Px(2.0),
+                                height: Val::Percent(100.0),
+                                ..default()
+                            },
+                            BackgroundColor(Color::srgb(0.6, 1.0, 0.6)),
+                        ));
+                    }
+                });
+                col.spawn(text(HudText::Hull, 15.0, Color::WHITE));
+                col.spawn((
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(8.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.25, 0.08, 0.08)),
+                    children![(
+                        HullFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.85, 0.2, 0.2)),
+                    )],
+                ));
+                col.spawn(text(HudText::Preview, 13.0, Color::srgb(0.85, 0.85, 0.9)));
+            });
+            top.spawn(Node {
+                flex_grow: 1.0,
+                ..default()
+            });
+            top.spawn(button("Menu", Action::Settings));
+        });
+        // Middle: notices.
+        c.spawn(Node {
+            width: Val::Percent(100.0),
+            justify_content: JustifyContent::Center,
+            ..default()
+        })
+        .with_children(|mid| {
+            mid.spawn(text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)));
+        });
+        // Bottom: materials and energy, the blueprint menu.
+        c.spawn((
+            Node {
+                width: Val::Percent(100.0),
+                padding: UiRect::all(Val::Px(8.0)),
+                column_gap: Val::Px(16.0),
+                align_items: AlignItems::Center,
+                ..default()
+            },
+            BackgroundColor(BAR),
+        ))
+        .with_children(|bottom| {
+            bottom
+                .spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    min_width: Val::Px(200.0),
+                    ..default()
+                })
+                .with_children(|col| {
+                    col.spawn(text(HudText::Materials, 17.0, Color::srgb(1.0, 0.7, 0.35)));
+                    col.spawn(text(HudText::Energy, 17.0, Color::srgb(0.45, 0.7, 1.0)));
+                });
+            bottom.spawn((
+                MenuRow(Vec::new()),
+                Node {
+                    column_gap: Val::Px(6.0),
+                    ..default()
+                },
+            ));
+        });
+    });
+}
+
+/// The blueprints the menu shows now: buildings between waves, abilities during a wave.
+pub fn shown_blueprints(battle: &Battle) -> Vec<BlueprintId> {
+    let wave = battle.phase() == Phase::Wave;
+    battle
+        .collection()
+        .iter()
+        .copied()
+        .filter(|&b| battle.content().blueprint(b).kind.is_building() != wave)
+        .collect()
+}
+
+/// Carries out a HUD button's or hotkey's action.
+pub fn battle_action(action: &Action, session: &mut Session, screen: Screen) {
+    if screen != Screen::Battle {
+        return;
+    }
+    match action {
+        Action::StartWave => {
+            if session.battle.phase() == Phase::Build {
+                session.selection.blueprint = None;
+                session.submit(PlayerCommand::StartWave);
+            }
+        }
+        Action::Pause => {
+            session.paused = !session.paused;
+        }
+        Action::Settings => {
+            session.paused = true;
+            session.settings_open = true;
+        }
+        Action::Speed => {
+            session.speed = if session.speed == 1 { 2 } else { 1 };
+        }
+        Action::Blueprint(i) => {
+            let shown = shown_blueprints(&session.battle);
+            if let Some(&b) = shown.get(*i) {
+                let selection = &mut session.selection;
+                selection.blueprint = (selection.blueprint != Some(b)).then_some(b);
+                selection.thing = None;
+            }
+        }
+        _ => {}
+    }
+}
+
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let digits = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    let mut actions = Vec::new();
+    if keys.just_pressed(KeyCode::Space) {
+        actions.push(Action::StartWave);
+    }
+    if keys.just_pressed(KeyCode::KeyP) {
+        actions.push(Action::Pause);
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        actions.push(Action::Speed);
+    }
+    for (i, key) in digits.iter().enumerate() {
+        if keys.just_pressed(*key) {
+            actions.push(Action::Blueprint(i));
+        }
+    }
+    for action in actions {
+        battle_action(&action, session, Screen::Battle);
+    }
+}
+
+/// Whether the player can pay `cost` now (energy short is paid with materials).
+fn affordable(battle: &Battle, cost: Cost) -> bool {
+    let p = battle.player();
+    let from_energy = cost.energy.min(p.energy).max(0.0);
+    cost.materials + (cost.energy - from_energy).max(0.0) <= p.materials + 1e-9
+}
+
+/// The batches of a wave: attacker name, count, seconds between them.
+fn batches(battle: &Battle, wave: usize) -> Option<String> {
+    let spawns = &battle.config().waves.get(wave)?.spawns;
+    let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+    for s in spawns {
+        match groups.iter_mut().find(|(a, _)| *a == s.attacker) {
+            Some((_, delays)) => delays.push(s.delay),
+            None => groups.push((s.attacker.clone(), vec![s.delay])),
+        }
+    }
+    let content = battle.content();
+    let parts: Vec<String> = groups
+        .into_iter()
+        .map(|(attacker, mut delays)| {
+            let name = content
+                .attacker_id(&attacker)
+                .map_or(attacker.clone(), |a| content.attacker(a).name.clone());
+            delays.sort_unstable();
+            let spacing = if delays.len() > 1 {
+                let span = f64::from(delays[delays.len() - 1] - delays[0]);
+                format!(
+                    " every {:.1} s",
+                    span / (delays.len() - 1) as f64 / crate::TICKS_PER_SECOND as f64
+                )
+            } else {
+                String::new()
+            };
+            format!("{}x {name}{spacing}", delays.len())
+        })
+        .collect();
+    Some(format!("Wave {}: {}", wave + 1, parts.join(", ")))
+}
+
+fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let production = session.battle.production();
+    let cap = session.battle.energy_cap();
+    let battle = &session.battle;
+    let p = battle.player().clone();
+    let total = battle.config().waves.len();
+    let wave = battle.wave() as usize;
+    let phase = battle.phase();
+    for (kind, mut text) in &mut texts {
+        let value = match kind {
+            HudText::Wave => format!("Wave {wave} / {total}"),
+            HudText::WavesLeft => {
+                let need = (p.fuel_goal - p.fuel).max(0.0);
+                if production.fuel > 0.0 {
+                    format!(
+                        "{:.0} more waves at this fuel rate",
+                        (need / production.fuel).ceil()
+                    )
+                } else {
+                    "no fuel production yet".into()
+                }
+            }
+            HudText::Fuel => format!(
+                "Fuel {:.0} / {:.0}  (+{:.0} per wave)",
+                p.fuel, p.fuel_goal, production.fuel
+            ),
+            HudText::Hull => format!("Hull {:.0} / {:.0}", p.hull, battle.config().hull),
+            HudText::Preview => {
+                let (now, next) = if phase == Phase::Wave {
+                    (wave.checked_sub(1), wave)
+                } else {
+                    (None, wave)
+                };
+                let mut lines = Vec::new();
+                if let Some(line) = now.and_then(|w| batches(battle, w)) {
+                    lines.push(format!("Now  {line}"));
+                }
+                if let Some(line) = batches(battle, next) {
+                    lines.push(format!("Next {line}"));
+                }
+                lines.join("\n")
+            }
+            HudText::Materials => format!(
+                "Materials {:.0}  (+{:.0})",
+                p.materials, production.materials
+            ),
+            HudText::Energy => format!(
+                "Energy {:.0} / {:.0}  (+{:.0})",
+                p.energy, cap, production.energy
+            ),
+            HudText::Pause => {
+                if session.paused || phase != Phase::Wave {
+                    "Play".into()
+                } else {
+                    "Pause".into()
+                }
+            }
+            HudText::Speed => {
+                if session.speed == 2 {
+                    ">> 2x".into()
+                } else {
+                    "> 1x".into()
+                }
+            }
+            HudText::Notices => session
+                .notices
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
+        if text.0 != value {
+            text.0 = value;
+        }
+    }
+}
+
+fn update_fuel(
+    mut game: NonSendMut<Game>,
+    mut fuel: Query<&mut Node, (With<FuelFill>, Without<FuelMark>, Without<HullFill>)>,
+    mut marks: Query<(&FuelMark, &mut Node), (Without<FuelFill>, Without<HullFill>)>,
+    mut hull: Query<&mut Node, (With<HullFill>, Without<FuelFill>, Without<FuelMark>)>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let production = session.battle.production();
+    let p = session.battle.player().clone();
+    let goal = p.fuel_goal.max(1.0);
+    let share = |v: f64| ((v / goal).clamp(0.0, 1.0) * 100.0) as f32;
+    for mut node in &mut fuel {
+        node.width = Val::Percent(share(p.fuel));
+    }
+    for (mark, mut node) in &mut marks {
+        let at = p.fuel + production.fuel * f64::from(mark.0);
+        node.display = if production.fuel > 0.0 && at < goal {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        node.left = Val::Percent(share(at));
+    }
+    let max_hull = session.battle.config().hull.max(1.0);
+    for mut node in &mut hull {
+        node.width = Val::Percent(((p.hull / max_hull).clamp(0.0, 1.0) * 100.0) as f32);
+    }
+}
+
+/// Rebuilds the blueprint menu when what it should show changes (the phase flips between
+/// buildings and abilities, or the content was reloaded).
+fn rebuild_menu(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    mut rows: Query<(Entity, &mut MenuRow)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let shown = shown_blueprints(&session.battle);
+    let Ok((row, mut menu)) = rows.single_mut() else {
+        return;
+    };
+    if menu.0 == shown {
+        return;
+    }
+    menu.0 = shown.clone();
+    commands.entity(row).despawn_related::<Children>();
+    let content = session.battle.content().clone();
+    commands.entity(row).with_children(|r| {
+        for (i, &b) in shown.iter().enumerate().take(9) {
+            let bp = content.blueprint(b);
+            r.spawn((
+                Button,
+                Action::Blueprint(i),
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    width: Val::Px(96.0),
+                    height: Val::Px(58.0),
+                    padding: UiRect::all(Val::Px(4.0)),
+                    border: UiRect::all(Val::Px(2.0)),
+                    ..default()
+                },
+                BackgroundColor(kind_color(bp.kind)),
+                BorderColor::all(Color::NONE),
+            ))
+            .with_children(|card| {
+                card.spawn(label(format!("{} {}", i + 1, bp.name), 13.0, Color::WHITE));
+                card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
+                card.spawn((
+                    CooldownShade(b),
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: Val::Px(0.0),
+                        bottom: Val::Px(0.0),
+                        width: Val::Percent(100.0),
+                        height: Val::Percent(0.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
+                ));
+            });
+        }
+    });
+}
+
+fn update_menu(
+    mut game: NonSendMut<Game>,
+    mut costs: Query<(&CostText, &mut Text, &mut TextColor)>,
+    mut shades: Query<(&CooldownShade, &mut Node)>,
+    mut cards: Query<(&Action, &mut BorderColor)>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    for (cost, mut text, mut color) in &mut costs {
+        let view = session.battle.describe_blueprint(cost.0, None);
+        let c = view.cost;
+        let value = match (c.materials > 0.0, c.energy > 0.0) {
+            (true, true) => format!("{:.0} mat {:.0} en", c.materials, c.energy),
+            (false, true) => format!("{:.0} energy", c.energy),
+            _ => format!("{:.0} materials", c.materials),
+        };
+        if text.0 != value {
+            text.0 = value;
+        }
+        color.0 = if affordable(&session.battle, c) {
+            Color::WHITE
+        } else {
+            Color::srgb(1.0, 0.3, 0.3)
+        };
+    }
+    for (shade, mut node) in &mut shades {
+        let total = session.battle.content().blueprint(shade.0).cooldown.max(1);
+        let left = session
+            .battle
+            .state()
+            .cooldowns
+            .get(&shade.0)
+            .copied()
+            .unwrap_or(0);
+        node.height = Val::Percent((left.min(total) as f32 / total as f32) * 100.0);
+    }
+    let shown = shown_blueprints(&session.battle);
+    for (action, mut border) in &mut cards {
+        if let Action::Blueprint(i) = action {
+            let on =
+                shown.get(*i).is_some() && shown.get(*i).copied() == session.selection.blueprint;
+            *border = BorderColor::all(if on { Color::WHITE } else { Color::NONE });
+        }
+    }
+}
+
+/// The pause screen while paused by the settings button, and the end overlay after the level.
+fn overlays(mut commands: Commands, game: NonSend<Game>, existing: Query<(Entity, &Overlay)>) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let over = matches!(session.battle.phase(), Phase::Won | Phase::Lost);
+    let wanted = if over {
+        Some(Overlay::End)
+    } else if session.paused && session.settings_open {
+        Some(Overlay::Pause)
+    } else {
+        None
+    };
+    let mut have = None;
+    for (e, overlay) in &existing {
+        let same = matches!(
+            (&wanted, overlay),
+            (Some(Overlay::End), Overlay::End) | (Some(Overlay::Pause), Overlay::Pause)
+        );
+        if same {
+            have = Some(e);
+        } else {
+            commands.entity(e).despawn();
+        }
+    }
+    let Some(wanted) = wanted else { return };
+    if have.is_some() {
+        return;
+    }
+    let (title, color, buttons): (String, Color, Vec<(&str, Action)>) =
+        match (&wanted, session.battle.phase()) {
+            (Overlay::End, Phase::Won) => (
+                "Victory! The fuel goal is reached.".into(),
+                Color::srgb(0.5, 0.95, 0.5),
+                vec![("Continue", Action::Continue)],
+            ),
+            (Overlay::End, _) => (
+                "Defeat. The hull is breached.".into(),
+                Color::srgb(1.0, 0.4, 0.4),
+                vec![("Continue", Action::Continue)],
+            ),
+            (Overlay::Pause, _) => (
+                "Paused".into(),
+                Color::WHITE,
+                vec![("Resume", Action::Resume), ("Back to menu", Action::ToMenu)],
+            ),
+        };
+    commands
+        .spawn((
+            wanted,
+            Node {
+                position_type: PositionType::Absolute,
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+            GlobalZIndex(10),
+            DespawnOnExit(Screen::Battle),
+        ))
+        .with_children(|c| {
+            c.spawn(label(title, 40.0, color));
+            for (text, action) in buttons {
+                c.spawn(button(text, action));
+            }
+        });
+}

@@ -1,0 +1,161 @@
+//! The game client: a Bevy host over the core. It reads the battle's state and submits
+//! [`PlayerCommand`](crate::battle::PlayerCommand)s; it never changes the battle any other way.
+//!
+//! One plugin per concern: screens and menus ([`menu`]), the running level and its clock
+//! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
+//! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]), hot
+//! reload of mod files ([`reload`]) and the scripted scene the render test drives ([`scene`]).
+//! `docs/client.md` lists the controls.
+
+// Bevy systems receive what they work on as parameters, so long parameter lists and nested query
+// types are the norm here.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
+pub mod camera;
+pub mod hud;
+pub mod menu;
+pub mod placing;
+pub mod reload;
+pub mod scene;
+pub mod session;
+pub mod terrain;
+pub mod units;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+
+use crate::content::ContentDb;
+use crate::diagnostics::Diagnostics;
+
+/// Loads the mods again, for hot reload: the content and every diagnostic found.
+pub type LoadContent = Arc<dyn Fn() -> (ContentDb, Diagnostics) + Send + Sync>;
+
+/// What the client starts with.
+pub struct ClientOptions {
+    /// The loaded mods.
+    pub content: Arc<ContentDb>,
+    /// Loads the mods again (after a mod file changed).
+    pub reload: LoadContent,
+    /// The mod folders to watch for changes.
+    pub watch: Vec<PathBuf>,
+    /// Play the scripted scene of the render test and save its screenshots into this folder.
+    pub scene: Option<PathBuf>,
+}
+
+/// The screens of the game.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Start, Custom Run, Exit.
+    #[default]
+    Menu,
+    /// The seed and the starting blueprints of a custom run.
+    RunSettings,
+    /// A level being played.
+    Battle,
+    /// Choosing a blueprint after a won level.
+    Reward,
+}
+
+/// The loaded content, shared by every screen.
+#[derive(Resource, Clone)]
+pub struct Content {
+    /// The content in use (replaced by hot reload).
+    pub db: Arc<ContentDb>,
+    /// Loads the mods again.
+    pub reload: LoadContent,
+}
+
+/// Why the game cannot open a window here, if it cannot.
+fn missing_display() -> Option<String> {
+    let display = std::env::var("DISPLAY").unwrap_or_default();
+    if display.is_empty() {
+        return Some(
+            "no display: the game needs an X11 display (DISPLAY is not set). \
+             On a machine without a screen, run it under `xvfb-run`."
+                .into(),
+        );
+    }
+    // A local display `:N` listens on a socket; without it, winit would panic on connecting.
+    if let Some(number) = display
+        .strip_prefix(':')
+        .and_then(|d| d.split('.').next())
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    {
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+        if !socket.exists() {
+            return Some(format!(
+                "no display: DISPLAY is {display}, but no X server listens at {}",
+                socket.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Opens the game window and plays until it is closed.
+pub fn run(options: ClientOptions) -> ExitCode {
+    if let Some(why) = missing_display() {
+        eprintln!("error: {why}");
+        return ExitCode::FAILURE;
+    }
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Rampart".into(),
+            resolution: WindowResolution::new(1280, 720),
+            ..default()
+        }),
+        ..default()
+    }))
+    .insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)))
+    .insert_resource(Content {
+        db: options.content,
+        reload: options.reload,
+    })
+    .init_state::<Screen>()
+    .add_plugins((
+        menu::MenuPlugin,
+        session::SessionPlugin,
+        terrain::TerrainPlugin,
+        camera::CameraPlugin,
+        units::UnitsPlugin,
+        hud::HudPlugin,
+        placing::PlacingPlugin,
+        reload::ReloadPlugin {
+            folders: options.watch,
+        },
+    ));
+    if let Some(dir) = options.scene {
+        app.add_plugins(scene::ScenePlugin { dir });
+    }
+    // A window system that fails anyway (a display that refuses us) ends in a message too.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || app.run()));
+    match outcome {
+        Ok(AppExit::Success) => ExitCode::SUCCESS,
+        Ok(AppExit::Error(code)) => ExitCode::from(code.get()),
+        Err(_) => {
+            eprintln!(
+                "error: the game window could not be opened or the game stopped unexpectedly"
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plain text in the game's UI style.
+pub fn label(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (
+        Text::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+    )
+}
+
+/// Converts a battle point (east `x`, north `y`, height `h`) to Bevy's space (Y up, north −Z).
+pub fn to_bevy(x: f64, y: f64, h: f64) -> Vec3 {
+    Vec3::new(x as f32, h as f32, -y as f32)
+}

@@ -1,0 +1,662 @@
+//! What happens in the battle, drawn: attackers as primitive models by type (shape and colour
+//! from the type, size from its size class), moving smoothly between ticks and facing where they
+//! walk, with an HP bar and their status effects above them; buildings by kind, towers turning
+//! toward their target; abilities as discs of their reach; shots in flight; deaths as a fading
+//! puff; damage and production as numbers that rise and fade.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+
+use super::session::Game;
+use super::{Screen, label, to_bevy};
+use crate::battle::{EntityId, EntityKind, LogKind, Resource as Gain};
+use crate::content::{BlueprintKind, Size};
+
+/// Draws the battle's entities.
+pub struct UnitsPlugin;
+
+impl Plugin for UnitsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Shown>()
+            .add_systems(Startup, make_looks)
+            .add_systems(OnExit(Screen::Battle), forget)
+            .add_systems(
+                Update,
+                (
+                    sync,
+                    move_units,
+                    aim_turrets,
+                    draw_shots,
+                    update_bars,
+                    fade,
+                    place_labels,
+                )
+                    .chain()
+                    .run_if(in_state(Screen::Battle)),
+            );
+    }
+}
+
+/// The scene entity drawing each battle entity.
+#[derive(Resource, Default)]
+struct Shown(HashMap<EntityId, Entity>);
+
+/// A scene entity drawing battle entity `.0`.
+#[derive(Component)]
+pub struct Unit(pub EntityId);
+
+/// The part of a tower that turns toward its target.
+#[derive(Component)]
+struct Turret;
+
+/// A screen-space label following a point of the world: HP bars, effect names, pop-ups.
+#[derive(Component)]
+struct Follow {
+    /// The world point, when not following a unit.
+    at: Vec3,
+    /// The unit followed, if any.
+    unit: Option<EntityId>,
+    /// Pixels to shift by.
+    offset: Vec2,
+}
+
+/// The filled part of an HP bar.
+#[derive(Component)]
+struct HpFill(EntityId);
+
+/// The effect list under an HP bar.
+#[derive(Component)]
+struct EffectList(EntityId);
+
+/// Something that fades and goes after a while: pop-ups and death puffs.
+#[derive(Component)]
+struct Fading {
+    age: f32,
+    life: f32,
+    rise: f32,
+}
+
+/// A shot in flight.
+#[derive(Component)]
+struct ShotMark;
+
+/// Meshes and materials shared by many entities.
+#[derive(Resource)]
+struct Looks {
+    sphere: Handle<Mesh>,
+    cube: Handle<Mesh>,
+    cone: Handle<Mesh>,
+    cylinder: Handle<Mesh>,
+    disc: Handle<Mesh>,
+    shot: Handle<StandardMaterial>,
+    puff: Handle<StandardMaterial>,
+    by_name: HashMap<String, Handle<StandardMaterial>>,
+}
+
+fn make_looks(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.insert_resource(Looks {
+        sphere: meshes.add(
+            Sphere::new(0.5)
+                .mesh()
+                .ico(2)
+                .unwrap_or_else(|_| Sphere::new(0.5).mesh().build()),
+        ),
+        cube: meshes.add(Cuboid::new(1.0, 1.0, 1.0)),
+        cone: meshes.add(Cone {
+            radius: 0.5,
+            height: 1.0,
+        }),
+        cylinder: meshes.add(Cylinder::new(0.5, 1.0)),
+        disc: meshes.add(Cylinder::new(1.0, 0.04)),
+        shot: materials.add(StandardMaterial {
+            base_color: Color::srgb(1.0, 0.9, 0.4),
+            emissive: LinearRgba::rgb(4.0, 3.0, 1.0),
+            ..default()
+        }),
+        puff: materials.add(StandardMaterial {
+            base_color: Color::srgba(0.9, 0.9, 0.9, 0.6),
+            alpha_mode: AlphaMode::Blend,
+            ..default()
+        }),
+        by_name: HashMap::new(),
+    });
+}
+
+fn forget(mut shown: ResMut<Shown>) {
+    shown.0.clear();
+}
+
+/// A stable number from a name, to pick shapes and colours.
+fn hash(name: &str) -> u32 {
+    name.bytes().fold(2_166_136_261u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(16_777_619)
+    })
+}
+
+/// An attacker type's colour: a colour word in its id, or one picked from its id.
+fn attacker_color(id: &str) -> Color {
+    let words = [
+        ("red", Color::srgb(0.85, 0.2, 0.2)),
+        ("blue", Color::srgb(0.25, 0.4, 0.9)),
+        ("green", Color::srgb(0.3, 0.75, 0.3)),
+        ("yellow", Color::srgb(0.95, 0.85, 0.2)),
+        ("purple", Color::srgb(0.6, 0.3, 0.8)),
+        ("black", Color::srgb(0.15, 0.15, 0.18)),
+        ("white", Color::srgb(0.92, 0.92, 0.92)),
+        ("orange", Color::srgb(0.95, 0.55, 0.15)),
+    ];
+    words
+        .iter()
+        .find(|(w, _)| id.contains(w))
+        .map(|(_, c)| *c)
+        .unwrap_or_else(|| Color::hsl((hash(id) % 360) as f32, 0.65, 0.5))
+}
+
+/// A building kind's colour.
+pub fn kind_color(kind: BlueprintKind) -> Color {
+    match kind {
+        BlueprintKind::Tower => Color::srgb(0.3, 0.5, 0.85),
+        BlueprintKind::Economic => Color::srgb(0.35, 0.7, 0.35),
+        BlueprintKind::Special => Color::srgb(0.65, 0.4, 0.8),
+        BlueprintKind::Ability => Color::srgb(0.95, 0.6, 0.2),
+    }
+}
+
+impl Looks {
+    fn material(
+        &mut self,
+        materials: &mut Assets<StandardMaterial>,
+        name: &str,
+        color: Color,
+        translucent: bool,
+    ) -> Handle<StandardMaterial> {
+        self.by_name
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                materials.add(StandardMaterial {
+                    base_color: if translucent {
+                        color.with_alpha(0.3)
+                    } else {
+                        color
+                    },
+                    alpha_mode: if translucent {
+                        AlphaMode::Blend
+                    } else {
+                        AlphaMode::Opaque
+                    },
+                    perceptual_roughness: 0.6,
+                    ..default()
+                })
+            })
+            .clone()
+    }
+}
+
+/// One mesh of a unit's model, placed and scaled within the unit.
+fn part(
+    mesh: Handle<Mesh>,
+    material: Handle<StandardMaterial>,
+    at: Vec3,
+    scale: Vec3,
+) -> impl Bundle {
+    (
+        Mesh3d(mesh),
+        MeshMaterial3d(material),
+        Transform::from_translation(at).with_scale(scale),
+    )
+}
+
+/// Spawns scene entities for new battle entities and removes those of gone ones.
+fn sync(
+    mut commands: Commands,
+    mut game: NonSendMut<Game>,
+    mut shown: ResMut<Shown>,
+    mut looks: ResMut<Looks>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    units: Query<&Transform, With<Unit>>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let content = session.battle.content().clone();
+    let hub = session.battle.state().hub;
+    let gone: Vec<EntityId> = shown
+        .0
+        .keys()
+        .copied()
+        .filter(|id| session.battle.entity(*id).is_none())
+        .collect();
+    for id in gone {
+        if let Some(e) = shown.0.remove(&id) {
+            if let Ok(t) = units.get(e) {
+                commands.spawn((
+                    Mesh3d(looks.sphere.clone()),
+                    MeshMaterial3d(looks.puff.clone()),
+                    Transform::from_translation(t.translation).with_scale(Vec3::splat(0.4)),
+                    Fading {
+                        age: 0.0,
+                        life: 0.5,
+                        rise: 0.5,
+                    },
+                    DespawnOnExit(Screen::Battle),
+                ));
+            }
+            commands.entity(e).despawn();
+        }
+    }
+    let new: Vec<(EntityId, EntityKind)> = session
+        .battle
+        .entities()
+        .filter(|(id, _)| !shown.0.contains_key(id))
+        .map(|(id, e)| (id, e.kind))
+        .collect();
+    for (id, kind) in new {
+        let root = match kind {
+            EntityKind::Attacker(a) => {
+                let attacker = content.attacker(a);
+                let size = match attacker.size {
+                    Size::Small => 0.32,
+                    Size::Large => 0.55,
+                    Size::Boss => 0.8,
+                };
+                let shape = match hash(&attacker.id) % 3 {
+                    0 => looks.sphere.clone(),
+                    1 => looks.cube.clone(),
+                    _ => looks.cone.clone(),
+                };
+                let material = looks.material(
+                    &mut materials,
+                    &attacker.id,
+                    attacker_color(&attacker.id),
+                    false,
+                );
+                let e = commands
+                    .spawn((
+                        Unit(id),
+                        Transform::default(),
+                        Visibility::default(),
+                        DespawnOnExit(Screen::Battle),
+                        children![part(
+                            shape,
+                            material,
+                            Vec3::new(0.0, size / 2.0, 0.0),
+                            Vec3::splat(size)
+                        )],
+                    ))
+                    .id();
+                spawn_hp_bar(&mut commands, id);
+                e
+            }
+            EntityKind::Building(b) | EntityKind::Ability(b) => {
+                let bp = content.blueprint(b);
+                let is_hub = hub == Some(id);
+                let color = if is_hub {
+                    Color::srgb(0.95, 0.8, 0.3)
+                } else {
+                    kind_color(bp.kind)
+                };
+                let material = looks.material(
+                    &mut materials,
+                    &bp.id,
+                    color,
+                    bp.kind == BlueprintKind::Ability,
+                );
+                let mut e = commands.spawn((
+                    Unit(id),
+                    Transform::default(),
+                    Visibility::default(),
+                    DespawnOnExit(Screen::Battle),
+                ));
+                match bp.kind {
+                    _ if is_hub => {
+                        e.with_children(|c| {
+                            c.spawn(part(
+                                looks.cylinder.clone(),
+                                material.clone(),
+                                Vec3::new(0.0, 0.35, 0.0),
+                                Vec3::new(0.9, 0.7, 0.9),
+                            ));
+                            c.spawn(part(
+                                looks.cone.clone(),
+                                material,
+                                Vec3::new(0.0, 1.0, 0.0),
+                                Vec3::new(0.7, 0.6, 0.7),
+                            ));
+                        });
+                    }
+                    BlueprintKind::Tower => {
+                        e.with_children(|c| {
+                            c.spawn(part(
+                                looks.cylinder.clone(),
+                                material.clone(),
+                                Vec3::new(0.0, 0.2, 0.0),
+                                Vec3::new(0.6, 0.4, 0.6),
+                            ));
+                            c.spawn((
+                                Turret,
+                                Transform::from_xyz(0.0, 0.45, 0.0),
+                                Visibility::default(),
+                                children![part(
+                                    looks.cube.clone(),
+                                    material,
+                                    Vec3::new(0.0, 0.0, -0.2),
+                                    Vec3::new(0.14, 0.14, 0.5)
+                                )],
+                            ));
+                        });
+                    }
+                    BlueprintKind::Ability => {
+                        let radius = bp.radius.unwrap_or(0.5) as f32;
+                        e.insert(children![part(
+                            looks.disc.clone(),
+                            material,
+                            Vec3::new(0.0, 0.05, 0.0),
+                            Vec3::new(radius, 1.0, radius)
+                        )]);
+                    }
+                    BlueprintKind::Economic | BlueprintKind::Special => {
+                        let height = if bp.kind == BlueprintKind::Economic {
+                            0.45
+                        } else {
+                            0.6
+                        };
+                        e.insert(children![part(
+                            looks.cube.clone(),
+                            material,
+                            Vec3::new(0.0, height / 2.0, 0.0),
+                            Vec3::new(0.6, height, 0.6)
+                        )]);
+                    }
+                }
+                e.id()
+            }
+        };
+        shown.0.insert(id, root);
+    }
+    // Messages from the last ticks: refused commands become notices, damage and gains pop up.
+    let log = session.battle.drain_log();
+    let field = session.battle.field().cloned();
+    let ground = |x: f64, y: f64| to_bevy(x, y, field.as_ref().map_or(0.0, |f| f.ground(x, y)));
+    for entry in log {
+        match entry.kind {
+            LogKind::Refused { reason, .. } => session.notify(reason),
+            LogKind::Damaged { target, amount, .. } if amount >= 0.5 => {
+                if let Some(e) = session.battle.entity(target) {
+                    let at = ground(e.position.x, e.position.y);
+                    spawn_pop_up(
+                        &mut commands,
+                        at,
+                        format!("{amount:.0}"),
+                        Color::srgb(1.0, 0.85, 0.3),
+                    );
+                }
+            }
+            LogKind::Gained {
+                resource,
+                amount,
+                source: Some(source),
+            } if amount > 0.0 => {
+                if let Some(e) = session.battle.entity(source) {
+                    let at = ground(e.position.x, e.position.y);
+                    let (what, color) = match resource {
+                        Gain::Fuel => ("fuel", Color::srgb(1.0, 0.6, 0.2)),
+                        Gain::Materials => ("mat", Color::srgb(0.7, 0.9, 1.0)),
+                        Gain::Energy => ("energy", Color::srgb(0.5, 1.0, 0.6)),
+                    };
+                    spawn_pop_up(&mut commands, at, format!("+{amount:.0} {what}"), color);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn spawn_hp_bar(commands: &mut Commands, id: EntityId) {
+    commands.spawn((
+        Follow {
+            at: Vec3::ZERO,
+            unit: Some(id),
+            offset: Vec2::new(-16.0, -34.0),
+        },
+        Node {
+            position_type: PositionType::Absolute,
+            width: Val::Px(32.0),
+            height: Val::Px(5.0),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.25, 0.05, 0.05)),
+        DespawnOnExit(Screen::Battle),
+        children![
+            (
+                HpFill(id),
+                Node {
+                    width: Val::Percent(100.0),
+                    height: Val::Percent(100.0),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.3, 0.9, 0.3)),
+            ),
+            (
+                EffectList(id),
+                Node {
+                    position_type: PositionType::Absolute,
+                    top: Val::Px(-14.0),
+                    ..default()
+                },
+                label("", 10.0, Color::srgb(0.8, 0.7, 1.0)),
+            )
+        ],
+    ));
+}
+
+fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color) {
+    commands.spawn((
+        Follow {
+            at,
+            unit: None,
+            offset: Vec2::new(-8.0, -40.0),
+        },
+        Node {
+            position_type: PositionType::Absolute,
+            ..default()
+        },
+        label(text, 13.0, color),
+        Fading {
+            age: 0.0,
+            life: 1.0,
+            rise: 30.0,
+        },
+        DespawnOnExit(Screen::Battle),
+    ));
+}
+
+/// Moves every unit to where it is drawn between ticks and turns attackers toward where they
+/// walk.
+fn move_units(game: NonSend<Game>, mut units: Query<(&Unit, &mut Transform)>) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let Some(field) = session.battle.field() else {
+        return;
+    };
+    for (unit, mut t) in &mut units {
+        let Some(e) = session.battle.entity(unit.0) else {
+            continue;
+        };
+        let p = session.drawn_at(unit.0, e.position);
+        t.translation = to_bevy(p.x, p.y, field.ground(p.x, p.y));
+        if let Some((dx, dy)) = session.heading(unit.0, e.position) {
+            // Models face −Z (north); turn that toward the heading (east, north in battle space).
+            t.rotation = Quat::from_rotation_y((-dx as f32).atan2(dy as f32));
+        }
+    }
+}
+
+/// Turns each tower's turret toward the attacker it aims at.
+fn aim_turrets(
+    game: NonSend<Game>,
+    towers: Query<(&Unit, &GlobalTransform, &Children)>,
+    mut turrets: Query<&mut Transform, With<Turret>>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    for (unit, at, children) in &towers {
+        let Some(target) = session
+            .battle
+            .entity(unit.0)
+            .and_then(|e| e.tower.as_ref())
+            .and_then(|t| t.aiming_at)
+            .and_then(|t| {
+                session
+                    .battle
+                    .entity(t)
+                    .map(|e| session.drawn_at(t, e.position))
+            })
+        else {
+            continue;
+        };
+        let here = at.translation();
+        let there = to_bevy(target.x, target.y, 0.0);
+        let dir = Vec2::new(there.x - here.x, there.z - here.z);
+        if dir.length_squared() < 1e-6 {
+            continue;
+        }
+        for child in children.iter() {
+            if let Ok(mut t) = turrets.get_mut(child) {
+                t.rotation = Quat::from_rotation_y((-dir.x).atan2(-dir.y));
+            }
+        }
+    }
+}
+
+/// Draws shots in flight, reusing spheres from frame to frame.
+fn draw_shots(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    looks: Res<Looks>,
+    mut marks: Query<(Entity, &mut Transform, &mut Visibility), With<ShotMark>>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let shots = &session.battle.state().shots;
+    let mut marks: Vec<_> = marks.iter_mut().collect();
+    for (i, shot) in shots.iter().enumerate() {
+        let at = to_bevy(shot.position.x, shot.position.y, shot.position.z);
+        match marks.get_mut(i) {
+            Some((_, t, v)) => {
+                t.translation = at;
+                **v = Visibility::Visible;
+            }
+            None => {
+                commands.spawn((
+                    ShotMark,
+                    Mesh3d(looks.sphere.clone()),
+                    MeshMaterial3d(looks.shot.clone()),
+                    Transform::from_translation(at).with_scale(Vec3::splat(0.12)),
+                    Visibility::Visible,
+                    DespawnOnExit(Screen::Battle),
+                ));
+            }
+        }
+    }
+    for (_, _, v) in marks.iter_mut().skip(shots.len()) {
+        **v = Visibility::Hidden;
+    }
+}
+
+/// Keeps HP bars and effect lists up to date.
+fn update_bars(
+    game: NonSend<Game>,
+    mut fills: Query<(&HpFill, &mut Node)>,
+    mut lists: Query<(&EffectList, &mut Text)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    for (fill, mut node) in &mut fills {
+        if let Some(e) = session.battle.entity(fill.0) {
+            let share = if e.max_hp > 0.0 { e.hp / e.max_hp } else { 0.0 };
+            node.width = Val::Percent((share.clamp(0.0, 1.0) * 100.0) as f32);
+        }
+    }
+    for (list, mut text) in &mut lists {
+        if let Some(e) = session.battle.entity(list.0) {
+            let names: Vec<&str> = e.effects.iter().map(|f| f.name.as_str()).collect();
+            let joined = names.join(" ");
+            if text.0 != joined {
+                text.0 = joined;
+            }
+        }
+    }
+}
+
+/// Ages fading things, raising, shrinking and finally removing them.
+fn fade(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut fading: Query<(
+        Entity,
+        &mut Fading,
+        Option<&mut Follow>,
+        Option<&mut Transform>,
+    )>,
+) {
+    let dt = time.delta_secs();
+    for (e, mut f, follow, transform) in &mut fading {
+        f.age += dt;
+        if f.age >= f.life {
+            commands.entity(e).despawn();
+            continue;
+        }
+        if let Some(mut follow) = follow {
+            follow.offset.y -= f.rise * dt;
+        }
+        if let Some(mut t) = transform {
+            t.scale += Vec3::splat(f.rise * dt);
+            t.translation.y += f.rise * dt;
+        }
+    }
+}
+
+/// Puts screen-space labels over their world points; labels of gone units go too.
+fn place_labels(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    mut labels: Query<(Entity, &Follow, &mut Node)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let Ok((camera, eye)) = cameras.single() else {
+        return;
+    };
+    let field = session.battle.field();
+    for (e, follow, mut node) in &mut labels {
+        let at = match follow.unit {
+            Some(id) => match session.battle.entity(id) {
+                Some(u) => {
+                    let p = session.drawn_at(id, u.position);
+                    let ground = field.map_or(0.0, |f| f.ground(p.x, p.y));
+                    to_bevy(p.x, p.y, ground)
+                }
+                None => {
+                    commands.entity(e).despawn();
+                    continue;
+                }
+            },
+            None => follow.at,
+        };
+        if let Ok(screen) = camera.world_to_viewport(eye, at) {
+            node.left = Val::Px(screen.x + follow.offset.x);
+            node.top = Val::Px(screen.y + follow.offset.y);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! The render test: the real game client, under a virtual X display (Xvfb), plays its scripted
+//! scene (`rampart play --scene DIR`: menu → a battle with a fixed seed → towers placed → a wave
+//! at 2×) and saves a screenshot of each step. Every screenshot must show something (not one
+//! flat colour), each must differ from the one before, and the battle's must show the HUD: its
+//! top bar's colour where the bar is, and the HUD's texts written by the scene.
+//!
+//! Needs `xvfb-run` and a Vulkan driver that renders in software (Mesa's lavapipe); `.ci/run`
+//! installs both. Set `RAMPART_UPDATE_SCREENSHOTS=1` to copy the screenshots into
+//! `docs/screenshots/`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The screenshots the scene saves, in order.
+const SHOTS: [&str; 5] = [
+    "01-menu.png",
+    "02-battle.png",
+    "03-placing.png",
+    "04-refused.png",
+    "05-wave.png",
+];
+
+/// The HUD's top bar colour (`client::hud::BAR_RGB`).
+const BAR_RGB: [u8; 3] = [13, 15, 20];
+
+struct Picture {
+    width: usize,
+    height: usize,
+    /// RGB bytes, rows from the top.
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn load(path: &Path) -> Picture {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let rgb = buf[..info.buffer_size()]
+            .chunks(channels)
+            .flat_map(|px| [px[0], px[1 % channels], px[2 % channels]])
+            .collect();
+        Picture {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgb,
+        }
+    }
+
+    fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    /// How many distinct colours (quantised to 5 bits a channel) the picture has.
+    fn colours(&self) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        for px in self.rgb.chunks(3) {
+            seen.insert((px[0] >> 3, px[1] >> 3, px[2] >> 3));
+        }
+        seen.len()
+    }
+
+    /// The share of pixels that differ noticeably from `other`'s.
+    fn changed(&self, other: &Picture) -> f64 {
+        if (self.width, self.height) != (other.width, other.height) {
+            return 1.0;
+        }
+        let differ = self
+            .rgb
+            .chunks(3)
+            .zip(other.rgb.chunks(3))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+            .count();
+        differ as f64 / (self.width * self.height) as f64
+    }
+}
+
+fn run_scene(out: &Path, home: &Path) {
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_rampart"))
+        .args(["play", "--scene"])
+        .arg(out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", home)
+        // Software Vulkan; no real GPU is needed or used.
+        .env("WGPU_BACKEND", "vulkan")
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("xvfb-run must be installed (.ci/run installs it)");
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap_or_default();
+            assert!(status.success(), "the client failed: {status}\n{hud}");
+            return;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the scripted scene did not finish in 10 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn scripted_scene_renders_every_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shots");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    run_scene(&out, &home);
+
+    let pictures: Vec<Picture> = SHOTS.iter().map(|s| Picture::load(&out.join(s))).collect();
+    for (name, p) in SHOTS.iter().zip(&pictures) {
+        assert!(
+            p.colours() > 40,
+            "{name} is blank ({} colours)",
+            p.colours()
+        );
+    }
+    for (pair, names) in pictures.windows(2).zip(SHOTS.windows(2)) {
+        let changed = pair[1].changed(&pair[0]);
+        assert!(
+            changed > 0.002,
+            "{} is unchanged from {} ({:.4} of pixels differ)",
+            names[1],
+            names[0],
+            changed
+        );
+    }
+    // The top bar spans the window's top edge in every battle screenshot.
+    for (name, p) in SHOTS.iter().zip(&pictures).skip(1) {
+        let near = (0..p.width)
+            .step_by(8)
+            .filter(|&x| {
+                let px = p.pixel(x, 2);
+                px.iter().zip(BAR_RGB).all(|(a, b)| a.abs_diff(b) < 30)
+            })
+            .count();
+        assert!(near * 8 > p.width / 2, "{name}: no HUD bar at the top");
+    }
+    let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap();
+    for needle in [
+        "top bar: 1",
+        "Wave: Wave 1",
+        "Fuel: Fuel",
+        "Materials: Materials",
+        "Speed: >> 2x",
+    ] {
+        assert!(hud.contains(needle), "the HUD lacks `{needle}`:\n{hud}");
+    }
+    assert!(
+        !hud.contains("placed towers: 0"),
+        "no tower was placed:\n{hud}"
+    );
+
+    if std::env::var_os("RAMPART_UPDATE_SCREENSHOTS").is_some() {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&docs).unwrap();
+        for s in SHOTS {
+            std::fs::copy(out.join(s), docs.join(s)).unwrap();
+        }
+    }
+}
