@@ -277,11 +277,9 @@ pub fn battle_action(action: &Action, session: &mut Session, screen: Screen) {
         return;
     }
     match action {
-        Action::StartWave => {
-            if session.battle.phase() == Phase::Build {
-                session.selection.blueprint = None;
-                session.submit(PlayerCommand::StartWave);
-            }
+        Action::StartWave if session.battle.phase() == Phase::Build => {
+            session.selection.blueprint = None;
+            session.submit(PlayerCommand::StartWave);
         }
         Action::Pause => {
             session.paused = !session.paused;

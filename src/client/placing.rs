@@ -207,7 +207,7 @@ fn aim(
             prev = p;
         }
     }
-    cursor.hovered = cursor.point.and_then(|(x, y)| thing_at(&session, x, y));
+    cursor.hovered = cursor.point.and_then(|(x, y)| thing_at(session, x, y));
 }
 
 /// The attacker, building or tile at a point: attackers first (they are small and move), then
@@ -368,7 +368,7 @@ fn preview(
         return;
     };
     let planned = match (session.selection.blueprint, cursor.point) {
-        (Some(b), Some(point)) => Some((b, spot(&session, b, point))),
+        (Some(b), Some(point)) => Some((b, spot(session, b, point))),
         _ => None,
     };
     let mut range_of = None;
