@@ -223,6 +223,18 @@ impl Diagnostic {
             GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
                 .with_wrap_lines(false)
         };
+        self.render_with(handler)
+    }
+
+    /// Renders the diagnostic like [`render`](Self::render) without colour, framed in ASCII
+    /// instead of box-drawing characters: for the game's overlay, whose font has none.
+    pub fn render_ascii(&self) -> String {
+        self.render_with(
+            GraphicalReportHandler::new_themed(GraphicalTheme::none()).with_wrap_lines(false),
+        )
+    }
+
+    fn render_with(&self, handler: GraphicalReportHandler) -> String {
         let mut out = String::new();
         if handler.render_report(&mut out, &Excerpted(self)).is_err() {
             out = self.to_string();
@@ -400,6 +412,21 @@ mod tests {
         assert_eq!(
             d.to_string(),
             "mods/x/blueprints/a.ron:2:9: expected a string"
+        );
+    }
+
+    #[test]
+    fn ascii_rendering_has_no_box_drawing() {
+        let f = SourceFile::new("mods/x/terrain/a.terrain", "max_height 4\nmax_heigt 4\n");
+        let d = Diagnostic::error("unknown setting")
+            .at_line_col(&f, 2, 1, 9)
+            .label("here");
+        let text = d.render_ascii();
+        assert!(text.is_ascii(), "{text}");
+        assert!(text.contains("mods/x/terrain/a.terrain:2:1"), "{text}");
+        assert!(
+            text.contains("unknown setting") && text.contains("here"),
+            "{text}"
         );
     }
 

@@ -1,8 +1,11 @@
 //! The render test: the real game client, under a virtual X display (Xvfb), plays its scripted
-//! scene (`rampart play --scene DIR`: menu → a battle with a fixed seed → towers placed → a wave
-//! at 2×) and saves a screenshot of each step. Every screenshot must show something (not one
-//! flat colour), each must differ from the one before, and the battle's must show the HUD: its
-//! top bar's colour where the bar is, and the HUD's texts written by the scene.
+//! scene (`rampart play --scene DIR`, `client/scene.rs`): the menu, a battle with a fixed seed,
+//! towers placed and a refused placement, the first wave at 2× with a pause, a tower deleted,
+//! the level's terrain file edited (the world changes) and then broken (its error shows, the
+//! world stays), an ability in the second wave, the rest of the level to its win and the reward
+//! screen. Every screenshot must show something (not one flat colour), each must differ from
+//! the one before, the battle's must show the HUD's top bar, and what the scene saw
+//! (`hud.txt`) must include every step and the HUD's texts.
 //!
 //! Needs `xvfb-run` and a Vulkan driver that renders in software (Mesa's lavapipe); `.ci/run`
 //! installs both. Set `RAMPART_UPDATE_SCREENSHOTS=1` to copy the screenshots into
@@ -13,13 +16,19 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The screenshots the scene saves, in order.
-const SHOTS: [&str; 5] = [
+const SHOTS: [&str; 9] = [
     "01-menu.png",
     "02-battle.png",
     "03-placing.png",
     "04-refused.png",
-    "05-wave.png",
+    "05-reloaded.png",
+    "06-broken.png",
+    "07-wave.png",
+    "08-won.png",
+    "09-reward.png",
 ];
+/// The screenshots of the battle screen, with the HUD.
+const BATTLE: std::ops::Range<usize> = 1..8;
 
 /// The HUD's top bar colour (`client::hud::BAR_RGB`).
 const BAR_RGB: [u8; 3] = [13, 15, 20];
@@ -94,7 +103,8 @@ fn run_scene(out: &Path, home: &Path) {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("xvfb-run must be installed (.ci/run installs it)");
-    let deadline = Instant::now() + Duration::from_secs(600);
+    // A whole level under a software renderer takes minutes.
+    let deadline = Instant::now() + Duration::from_secs(1800);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap_or_default();
@@ -103,7 +113,7 @@ fn run_scene(out: &Path, home: &Path) {
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("the scripted scene did not finish in 10 minutes");
+            panic!("the scripted scene did not finish in 30 minutes");
         }
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -136,7 +146,7 @@ fn scripted_scene_renders_every_step() {
         );
     }
     // The top bar spans the window's top edge in every battle screenshot.
-    for (name, p) in SHOTS.iter().zip(&pictures).skip(1) {
+    for (name, p) in SHOTS[BATTLE].iter().zip(&pictures[BATTLE]) {
         let near = (0..p.width)
             .step_by(8)
             .filter(|&x| {
@@ -148,18 +158,39 @@ fn scripted_scene_renders_every_step() {
     }
     let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap();
     for needle in [
+        "placed towers: 3",
+        "paused: the clock stood at tick",
+        "wave 1 over",
+        "deleted a tower: towers 3 -> 2",
+        "terrain reloaded: first tile colour",
+        "broken terrain file: the overlay shows",
+        "terrain/plateaus.terrain:",
+        "terrain file restored",
+        "used in wave 2",
         "top bar: 1",
-        "Wave: Wave 1",
+        "Wave: Wave 2",
         "Fuel: Fuel",
         "Materials: Materials",
         "Speed: >> 2x",
+        "level won",
+        "reward screen: 3 offers",
     ] {
-        assert!(hud.contains(needle), "the HUD lacks `{needle}`:\n{hud}");
+        assert!(hud.contains(needle), "the scene lacks `{needle}`:\n{hud}");
     }
-    assert!(
-        !hud.contains("placed towers: 0"),
-        "no tower was placed:\n{hud}"
-    );
+    // The edits went to the scene's copy of the mods, and the copy was put back as it was.
+    let game = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mods/core/terrain");
+    for entry in std::fs::read_dir(&game).unwrap() {
+        let path = entry.unwrap().path();
+        let copy = out
+            .join("mods/core/terrain")
+            .join(path.file_name().unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            std::fs::read_to_string(&copy).unwrap(),
+            "{} was not restored",
+            copy.display()
+        );
+    }
 
     if std::env::var_os("RAMPART_UPDATE_SCREENSHOTS").is_some() {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");

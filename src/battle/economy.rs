@@ -21,6 +21,16 @@ impl Battle {
         let from_energy = cost.energy.min(p.energy).max(0.0);
         let materials = cost.materials + (cost.energy - from_energy).max(0.0);
         if materials > p.materials + 1e-9 {
+            if cost.materials <= p.materials + 1e-9 {
+                // Missing energy is paid with materials, so both fall short.
+                return Err(format!(
+                    "not enough energy: {} needed, {} available (and {} materials to make up \
+                     the rest)",
+                    num(cost.energy),
+                    num(p.energy),
+                    num(p.materials - cost.materials)
+                ));
+            }
             return Err(format!(
                 "not enough materials: {} needed, {} available",
                 num(materials),

@@ -9,7 +9,8 @@ use clap::Args;
 #[derive(Debug, Default, Args)]
 pub struct PlayArgs {
     /// Play the render test's scripted scene instead of waiting for a player, saving its
-    /// screenshots and HUD texts into DIR, then quit.
+    /// screenshots and HUD texts into DIR, then quit. The scene plays on a copy of the game's
+    /// mods in DIR/mods, because it edits a terrain file to show hot reload.
     #[arg(long, value_name = "DIR")]
     pub scene: Option<PathBuf>,
 }
@@ -22,15 +23,20 @@ pub fn run(extra: &[PathBuf], args: &PlayArgs) -> ExitCode {
     use rampart::client::{ClientOptions, LoadContent};
     use rampart::content::ContentDb;
 
-    if let Some(dir) = &args.scene
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("error: cannot create {}: {e}", dir.display());
-        return ExitCode::FAILURE;
-    }
-    let content = Arc::new(super::load_content(extra));
+    let mut extra = extra.to_vec();
+    let scene = match &args.scene {
+        Some(dir) => match scene_folder(dir, &mut extra) {
+            Ok(dir) => Some(dir),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let content = Arc::new(super::load_content(&extra));
     let watch = content.mods.iter().map(|m| m.root.clone()).collect();
-    let dirs = extra.to_vec();
+    let dirs = extra;
     let reload: LoadContent = Arc::new(move || {
         let found = super::find_mods(&dirs);
         let (content, mut diagnostics) = ContentDb::load(&found.mods);
@@ -41,8 +47,37 @@ pub fn run(extra: &[PathBuf], args: &PlayArgs) -> ExitCode {
         content,
         reload,
         watch,
-        scene: args.scene.clone(),
+        scene,
     })
+}
+
+/// Prepares the scripted scene's folder: the scene edits a terrain file to show hot reload, so
+/// it plays on a copy of the game's `mods` folder in `dir`, which becomes the working folder.
+/// Returns `dir` as an absolute path; `extra` mod folders are made absolute too.
+#[cfg(feature = "client")]
+fn scene_folder(dir: &std::path::Path, extra: &mut [PathBuf]) -> Result<PathBuf, String> {
+    let at = |path: &std::path::Path, e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::create_dir_all(dir).map_err(|e| at(dir, e))?;
+    let dir = dir.canonicalize().map_err(|e| at(dir, e))?;
+    for path in extra.iter_mut() {
+        *path = path.canonicalize().map_err(|e| at(path, e))?;
+    }
+    let copy = dir.join("mods");
+    if copy.exists() {
+        std::fs::remove_dir_all(&copy).map_err(|e| at(&copy, e))?;
+    }
+    let game = std::path::Path::new("mods");
+    for entry in walkdir::WalkDir::new(game) {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let to = copy.join(entry.path().strip_prefix(game).unwrap_or(entry.path()));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&to).map_err(|e| at(&to, e))?;
+        } else {
+            std::fs::copy(entry.path(), &to).map_err(|e| at(entry.path(), e))?;
+        }
+    }
+    std::env::set_current_dir(&dir).map_err(|e| at(&dir, e))?;
+    Ok(dir)
 }
 
 /// Says that this build has no game.

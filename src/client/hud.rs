@@ -517,8 +517,9 @@ fn rebuild_menu(
                 Action::Blueprint(i),
                 Node {
                     flex_direction: FlexDirection::Column,
-                    width: Val::Px(96.0),
-                    height: Val::Px(58.0),
+                    // Long names wrap; the card grows rather than cutting the cost off.
+                    width: Val::Px(112.0),
+                    min_height: Val::Px(58.0),
                     padding: UiRect::all(Val::Px(4.0)),
                     border: UiRect::all(Val::Px(2.0)),
                     ..default()

@@ -3,8 +3,9 @@
 //!
 //! One plugin per concern: screens and menus ([`menu`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
-//! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]), hot
-//! reload of mod files ([`reload`]) and the scripted scene the render test drives ([`scene`]).
+//! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
+//! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]) and the
+//! scripted scene the render test drives ([`scene`]).
 //! `docs/client.md` lists the controls.
 
 // Bevy systems receive what they work on as parameters, so long parameter lists and nested query
@@ -16,6 +17,7 @@ pub mod hud;
 pub mod menu;
 pub mod placing;
 pub mod reload;
+pub mod rich;
 pub mod scene;
 pub mod session;
 pub mod terrain;

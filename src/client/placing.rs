@@ -10,6 +10,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
+use super::rich::{self, Piece, Shown};
 use super::session::{Game, Session};
 use super::{Screen, label, to_bevy};
 use crate::battle::preview::{RangeMap, RangeOf};
@@ -80,7 +81,7 @@ struct RangeDrawing {
 #[derive(Component)]
 struct InfoPanel;
 
-#[derive(Component)]
+#[derive(Component, PartialEq)]
 enum InfoText {
     Title,
     Body,
@@ -113,7 +114,11 @@ fn spawn_panel(
                 InfoText::Title,
                 label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
             ));
-            c.spawn((InfoText::Body, label("", 14.0, Color::srgb(0.9, 0.9, 0.92))));
+            c.spawn((
+                InfoText::Body,
+                Shown::default(),
+                label("", BODY_SIZE, rich::BODY),
+            ));
         });
     // The ghost and the range are see-through, unlit overlays, hidden until needed.
     let mut overlay = |mesh: Mesh, color: Color| {
@@ -260,8 +265,7 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
         return;
     };
     if keys.just_pressed(KeyCode::Delete) {
-        session.submit(PlayerCommand::Remove { entity: id });
-        session.selection.thing = None;
+        remove_selected(session);
     }
     if keys.just_pressed(KeyCode::Tab) {
         let back = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
@@ -287,6 +291,13 @@ fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Positi
             y: y.round(),
         },
         _ => Position { x, y },
+    }
+}
+
+/// Removes the selected building (the Delete key); the battle refunds it.
+pub fn remove_selected(session: &mut Session) {
+    if let Some(Thing::Entity(id)) = session.selection.thing.take() {
+        session.submit(PlayerCommand::Remove { entity: id });
     }
 }
 
@@ -464,12 +475,22 @@ fn range_mesh(map: &RangeMap, ground: impl Fn(f64, f64) -> f64) -> Mesh {
     .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
 }
 
+/// The info panel's body text size.
+const BODY_SIZE: f32 = 14.0;
+
+/// Body text without colours of its own.
+fn plain(text: impl Into<String>) -> Piece {
+    (text.into(), rich::BODY)
+}
+
 /// Fills the info panel from the selection, or from what is hovered (then half transparent).
 fn info(
+    mut commands: Commands,
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
     mut panels: Query<(&mut Node, &mut BackgroundColor), With<InfoPanel>>,
-    mut texts: Query<(&InfoText, &mut Text)>,
+    mut titles: Query<(&InfoText, &mut Text)>,
+    mut bodies: Query<(Entity, &mut Shown)>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
@@ -491,21 +512,20 @@ fn info(
     node.display = Display::Flex;
     let solid = session.selection.blueprint.is_some() || selected.is_some();
     bg.0 = Color::srgba(0.06, 0.07, 0.1, if solid { 0.9 } else { 0.55 });
-    for (kind, mut text) in &mut texts {
-        let value = match kind {
-            InfoText::Title => &title,
-            InfoText::Body => &body,
-        };
-        if text.0 != *value {
-            text.0 = value.clone();
+    for (kind, mut text) in &mut titles {
+        if *kind == InfoText::Title && text.0 != title {
+            text.0 = title.clone();
         }
+    }
+    for (entity, mut shown) in &mut bodies {
+        rich::show(&mut commands, entity, &mut shown, body.clone(), BODY_SIZE);
     }
 }
 
-fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, String) {
+fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Piece>) {
     let bp = session.battle.content().blueprint(b).clone();
     let view = session.battle.describe_blueprint(b, None);
-    let mut body = view.text.plain();
+    let mut body = rich::pieces(&view.text);
     if matches!(
         bp.placement(),
         Placement::Tile {
@@ -513,12 +533,12 @@ fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, String)
             ..
         } | Placement::Surface { rotatable: true }
     ) {
-        body.push_str("\n\nR turns it.");
+        body.push(plain("\n\nR turns it."));
     }
     (bp.name, body)
 }
 
-fn describe(session: &mut Session, thing: Thing) -> Option<(String, String)> {
+fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)> {
     match thing {
         Thing::Tile(p) => {
             let world = session.battle.field()?.world().clone();
@@ -536,7 +556,10 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, String)> {
             if world.network.distance[world.grid.index(p)].is_some() {
                 lines.push("Attackers walk here".into());
             }
-            Some((format!("Tile {}, {}", p.x, p.y), lines.join("\n")))
+            Some((
+                format!("Tile {}, {}", p.x, p.y),
+                vec![plain(lines.join("\n"))],
+            ))
         }
         Thing::Entity(id) => {
             let e = session.battle.entity(id)?.clone();
@@ -544,19 +567,20 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, String)> {
                 EntityKind::Attacker(a) => {
                     let name = session.battle.content().attacker(a).name.clone();
                     let text = session.battle.describe_attacker(id)?;
-                    Some((name, text.plain()))
+                    Some((name, rich::pieces(&text)))
                 }
                 EntityKind::Building(b) | EntityKind::Ability(b) => {
                     let name = session.battle.content().blueprint(b).name.clone();
-                    let mut body = session.battle.describe_blueprint(b, Some(id)).text.plain();
+                    let text = session.battle.describe_blueprint(b, Some(id)).text;
+                    let mut body = rich::pieces(&text);
                     if let Some(tower) = &e.tower {
-                        body.push_str(&format!(
+                        body.push(plain(format!(
                             "\n\nTargets: {} (Tab / Ctrl+Tab to change)",
                             tower.priority.name()
-                        ));
+                        )));
                     }
                     if e.kind.blueprint().is_some() && matches!(e.kind, EntityKind::Building(_)) {
-                        body.push_str("\nDelete removes it.");
+                        body.push(plain("\nDelete removes it."));
                     }
                     Some((name, body))
                 }

@@ -106,7 +106,7 @@ fn watch(mut watch: ResMut<Watch>, content: Res<Content>, mut game: NonSendMut<G
     let errors: Vec<String> = diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| d.render(false))
+        .map(|d| d.render_ascii())
         .collect();
     let terrain = changed
         .iter()

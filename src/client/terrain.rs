@@ -27,7 +27,7 @@ impl Plugin for TerrainPlugin {
         app.init_resource::<Built>()
             .insert_resource(GlobalAmbientLight {
                 color: Color::srgb(0.75, 0.8, 1.0),
-                brightness: 350.0,
+                brightness: 300.0,
                 affects_lightmapped_meshes: true,
             })
             .add_systems(OnEnter(Screen::Battle), spawn_sun)
@@ -46,8 +46,10 @@ pub struct TerrainPart;
 
 fn spawn_sun(mut commands: Commands) {
     commands.spawn((
+        // With the camera's default exposure, this lights level ground at about its own colour
+        // (the sun's 3500 lx at 45° plus the ambient light); brighter washes the surfaces out.
         DirectionalLight {
-            illuminance: 9_000.0,
+            illuminance: 3_500.0,
             shadow_maps_enabled: true,
             ..default()
         },
