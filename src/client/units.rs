@@ -1,8 +1,9 @@
 //! What happens in the battle, drawn: attackers as primitive models by type (shape and colour
 //! from the type, size from its size class), moving smoothly between ticks and facing where they
 //! walk, with an HP bar and their status effects above them; buildings by kind, towers turning
-//! toward their target; abilities as discs of their reach; shots in flight; deaths as a fading
-//! puff; damage and production as numbers that rise and fade.
+//! toward their target; abilities as discs of their reach; shots in flight; hits that do not
+//! fly (beams, slams, scripted hits) as a flash of light from the building to its target;
+//! deaths as a fading puff; damage and production as numbers that rise and fade.
 
 use std::collections::HashMap;
 
@@ -10,8 +11,8 @@ use bevy::prelude::*;
 
 use super::session::Game;
 use super::{Screen, label, to_bevy};
-use crate::battle::{EntityId, EntityKind, LogKind, Resource as Gain};
-use crate::content::{BlueprintKind, Size};
+use crate::battle::{Battle, EntityId, EntityKind, LogKind, Position, Resource as Gain};
+use crate::content::{Behaviour, BlueprintKind, Projectile, Size};
 
 /// Draws the battle's entities.
 pub struct UnitsPlugin;
@@ -385,9 +386,17 @@ fn sync(
     for entry in log {
         match entry.kind {
             LogKind::Refused { reason, .. } => session.notify(reason),
-            LogKind::Damaged { target, amount, .. } if amount >= 0.5 => {
+            LogKind::Damaged {
+                target,
+                amount,
+                source,
+            } if amount >= 0.5 => {
                 if let Some(e) = session.battle.entity(target) {
                     let at = ground(e.position.x, e.position.y);
+                    if let Some(from) = source.and_then(|s| hit_line_from(&session.battle, s)) {
+                        let from = ground(from.0.x, from.0.y) + Vec3::Y * from.1;
+                        spawn_hit_line(&mut commands, &looks, from, at + Vec3::Y * 0.3);
+                    }
                     spawn_pop_up(
                         &mut commands,
                         at,
@@ -414,6 +423,41 @@ fn sync(
             _ => {}
         }
     }
+}
+
+/// Where a hit from `source` is drawn from as a line (a beam, a slam, a scripted hit): the
+/// building and its muzzle height, unless the building fires shots, which are drawn in flight.
+fn hit_line_from(battle: &Battle, source: EntityId) -> Option<(Position, f32)> {
+    let e = battle.entity(source)?;
+    let EntityKind::Building(b) = e.kind else {
+        return None;
+    };
+    match &battle.content().blueprint(b).behaviour {
+        Some(Behaviour::Shooter(s)) if s.projectile != Projectile::Instant => None,
+        Some(Behaviour::Shooter(s)) => Some((e.position, s.muzzle_height as f32)),
+        _ => Some((e.position, 0.5)),
+    }
+}
+
+/// A bright line from `from` to `to` for a moment.
+fn spawn_hit_line(commands: &mut Commands, looks: &Looks, from: Vec3, to: Vec3) {
+    let length = from.distance(to);
+    if length < 1e-3 {
+        return;
+    }
+    commands.spawn((
+        Mesh3d(looks.cube.clone()),
+        MeshMaterial3d(looks.shot.clone()),
+        Transform::from_translation((from + to) / 2.0)
+            .looking_at(to, Vec3::Y)
+            .with_scale(Vec3::new(0.05, 0.05, length)),
+        Fading {
+            age: 0.0,
+            life: 0.15,
+            rise: 0.0,
+        },
+        DespawnOnExit(Screen::Battle),
+    ));
 }
 
 fn spawn_hp_bar(commands: &mut Commands, id: EntityId) {
