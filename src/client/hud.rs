@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 
 use super::menu::{Action, button};
+use super::rich;
 use super::session::{Game, Session};
 use super::units::kind_color;
 use super::{Screen, label};
@@ -246,8 +247,8 @@ fn spawn_hud(mut commands: Commands) {
                     ..default()
                 })
                 .with_children(|col| {
-                    col.spawn(text(HudText::Materials, 17.0, Color::srgb(1.0, 0.7, 0.35)));
-                    col.spawn(text(HudText::Energy, 17.0, Color::srgb(0.45, 0.7, 1.0)));
+                    col.spawn(text(HudText::Materials, 17.0, rich::MATERIALS));
+                    col.spawn(text(HudText::Energy, 17.0, rich::ENERGY));
                 });
             bottom.spawn((
                 MenuRow(Vec::new()),

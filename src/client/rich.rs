@@ -17,9 +17,10 @@ const VALUE: Color = Color::srgb(1.0, 0.95, 0.75);
 const BETTER: Color = Color::srgb(0.45, 0.95, 0.45);
 const WORSE: Color = Color::srgb(1.0, 0.4, 0.35);
 const UNKNOWN: Color = Color::srgb(1.0, 0.6, 0.2);
-/// The resources' colours, as in the HUD.
-const MATERIALS: Color = Color::srgb(1.0, 0.7, 0.35);
-const ENERGY: Color = Color::srgb(0.45, 0.7, 1.0);
+/// Materials' colour, here and in the HUD.
+pub const MATERIALS: Color = Color::srgb(1.0, 0.7, 0.35);
+/// Energy's colour, here and in the HUD.
+pub const ENERGY: Color = Color::srgb(0.45, 0.7, 1.0);
 const FUEL: Color = Color::srgb(0.95, 0.85, 0.4);
 const HULL: Color = Color::srgb(0.95, 0.35, 0.3);
 
