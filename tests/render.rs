@@ -161,6 +161,7 @@ fn scripted_scene_renders_every_step() {
         "placed towers: 3",
         "paused: the clock stood at tick",
         "wave 1 over",
+        "the info panel offers Delete",
         "deleted a tower: towers 3 -> 2",
         "terrain reloaded: first tile colour",
         "broken terrain file: the overlay shows",

@@ -292,6 +292,7 @@ pub fn battle_action(action: &Action, session: &mut Session, screen: Screen) {
         Action::Speed => {
             session.speed = if session.speed == 1 { 2 } else { 1 };
         }
+        Action::Delete => super::placing::remove_selected(session),
         Action::Blueprint(i) => {
             let shown = shown_blueprints(&session.battle);
             if let Some(&b) = shown.get(*i) {

@@ -68,6 +68,8 @@ pub enum Action {
     Speed,
     /// Select blueprint `n` of the collection.
     Blueprint(usize),
+    /// Remove the selected building.
+    Delete,
 }
 
 /// The run being set up on the settings screen, and what the last attempt to start said.
@@ -436,7 +438,8 @@ pub fn act(
         | Action::Pause
         | Action::Settings
         | Action::Speed
-        | Action::Blueprint(_) => {
+        | Action::Blueprint(_)
+        | Action::Delete => {
             if let Some(session) = game.0.as_mut() {
                 super::hud::battle_action(action, session, screen);
             }

@@ -2,14 +2,15 @@
 //! building or attacker under it is hovered and a click selects it; a selected blueprint shows
 //! a preview there — blue where it can go, red with the reason where it cannot — with its range
 //! drawn on the ground; R turns it, a click places and pays, abilities stay selected after use;
-//! right click or Esc deselects, Delete removes a building, Tab and Ctrl+Tab change a tower's
-//! targeting priority. The info panel shows the selected (or hovered) thing's name and
-//! description.
+//! right click or Esc deselects, Delete (the key or the info panel's button) removes a building,
+//! Tab and Ctrl+Tab change a tower's targeting priority. The info panel shows the selected (or
+//! hovered) thing's name and description.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
+use super::menu::{Action, button};
 use super::rich::{self, Piece, Shown};
 use super::session::{Game, Session};
 use super::{Screen, label, to_bevy};
@@ -81,6 +82,11 @@ struct RangeDrawing {
 #[derive(Component)]
 struct InfoPanel;
 
+/// The row holding the info panel's Delete button, shown while a removable building is
+/// selected.
+#[derive(Component)]
+pub struct DeleteButton;
+
 #[derive(Component, PartialEq)]
 enum InfoText {
     Title,
@@ -118,6 +124,14 @@ fn spawn_panel(
                 InfoText::Body,
                 Shown::default(),
                 label("", BODY_SIZE, rich::BODY),
+            ));
+            c.spawn((
+                DeleteButton,
+                Node {
+                    display: Display::None,
+                    ..default()
+                },
+                children![button("Delete", Action::Delete)],
             ));
         });
     // The ghost and the range are see-through, unlit overlays, hidden until needed.
@@ -294,7 +308,18 @@ fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Positi
     }
 }
 
-/// Removes the selected building (the Delete key); the battle refunds it.
+/// Whether the player may remove this entity: a building that was placed (not the Hub).
+/// Removing refunds nothing: it makes room for other buildings.
+pub fn removable(session: &Session, id: EntityId) -> bool {
+    match session.battle.entity(id).map(|e| e.kind) {
+        Some(EntityKind::Building(b)) => {
+            session.battle.content().blueprint(b).placement() != Placement::Fixed
+        }
+        _ => false,
+    }
+}
+
+/// Removes the selected building (the Delete key or button).
 pub fn remove_selected(session: &mut Session) {
     if let Some(Thing::Entity(id)) = session.selection.thing.take() {
         session.submit(PlayerCommand::Remove { entity: id });
@@ -488,7 +513,8 @@ fn info(
     mut commands: Commands,
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
-    mut panels: Query<(&mut Node, &mut BackgroundColor), With<InfoPanel>>,
+    mut panels: Query<(&mut Node, &mut BackgroundColor), (With<InfoPanel>, Without<DeleteButton>)>,
+    mut delete: Query<&mut Node, With<DeleteButton>>,
     mut titles: Query<(&InfoText, &mut Text)>,
     mut bodies: Query<(Entity, &mut Shown)>,
 ) {
@@ -499,6 +525,18 @@ fn info(
         return;
     };
     let selected = session.selection.thing;
+    let deletable = matches!(selected, Some(Thing::Entity(id)) if removable(session, id))
+        && session.selection.blueprint.is_none();
+    for mut node in &mut delete {
+        let display = if deletable {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
     let shown = match (session.selection.blueprint, selected, cursor.hovered) {
         (Some(b), _, _) => Some(describe_blueprint(session, b)),
         (None, Some(thing), _) => describe(session, thing),
@@ -579,8 +617,8 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                             tower.priority.name()
                         )));
                     }
-                    if e.kind.blueprint().is_some() && matches!(e.kind, EntityKind::Building(_)) {
-                        body.push(plain("\nDelete removes it."));
+                    if removable(session, id) {
+                        body.push(plain("\nDelete removes it (no refund)."));
                     }
                     Some((name, body))
                 }

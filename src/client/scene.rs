@@ -19,7 +19,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use super::hud::{HudText, TopBar, battle_action, shown_blueprints};
 use super::menu::{Action, start_run};
-use super::placing::{Cursor, Thing, place_at_cursor, remove_selected};
+use super::placing::{Cursor, DeleteButton, Thing, place_at_cursor};
 use super::reload::Watch;
 use super::session::{Game, Session, finish_level};
 use super::{Content, Screen};
@@ -182,6 +182,7 @@ fn play(
     texts: Query<(&HudText, &Text)>,
     bars: Query<(), With<TopBar>>,
     buttons: Query<&Action>,
+    delete: Query<&Node, With<DeleteButton>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     script.waited += time.delta_secs();
@@ -192,7 +193,7 @@ fn play(
     }
     let step = script.step;
     // Steps before the run starts and after the level ends have no battle.
-    if (2..=24).contains(&step) && game.0.is_none() {
+    if (2..=25).contains(&step) && game.0.is_none() {
         return fail(&script, &mut exit, "the battle is gone");
     }
     let mut advance = true;
@@ -280,8 +281,8 @@ fn play(
                 script.saw(format!("wave 1 over at tick {}", session.battle.tick()));
             }
         }
-        // Select a tower and press Delete: it goes (the thesis refunds nothing: deleting makes
-        // room for other buildings).
+        // Select a tower and press the info panel's Delete: it goes (the thesis refunds nothing:
+        // deleting makes room for other buildings).
         11 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(id) = session
@@ -295,10 +296,18 @@ fn play(
             script.mark = count_towers(session) as u64;
             script.materials = session.battle.player().materials;
             session.selection.thing = Some(Thing::Entity(id));
-            remove_selected(session);
+        }
+        // The info panel offers its Delete button for the selected tower; press it.
+        12 => {
+            advance = delete.iter().any(|node| node.display != Display::None);
+            if advance {
+                script.saw("the info panel offers Delete for the selected tower".into());
+                let session = game.0.as_mut().expect("checked above");
+                battle_action(&Action::Delete, session, Screen::Battle);
+            }
         }
         // The removal runs at the next tick.
-        12 if waited > 0.5 => {
+        13 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let (after, refunded) = (count_towers(session), session.battle.player().materials);
             if after as u64 + 1 != script.mark {
@@ -311,7 +320,7 @@ fn play(
             script.saw(seen);
         }
         // Save the level's terrain file with other colours: the world is rebuilt.
-        13 if waited > 1.0 => {
+        14 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(world) = session.battle.field().map(|f| f.world().terrain.clone()) else {
                 return fail(&script, &mut exit, "the battle has no world");
@@ -330,7 +339,7 @@ fn play(
             script.saw(format!("edited {}", path.display()));
             script.terrain = Some((path, source));
         }
-        14 => {
+        15 => {
             let session = game.0.as_mut().expect("checked above");
             let now = first_colour(session, &content).map_or(0, rgb_number);
             advance = now != script.mark;
@@ -342,9 +351,9 @@ fn play(
                 script.saw(seen);
             }
         }
-        15 if waited > 2.0 => script.shoot(&mut commands, "05-reloaded.png"),
+        16 if waited > 2.0 => script.shoot(&mut commands, "05-reloaded.png"),
         // Save a broken terrain file: its error shows and the world stays as it was.
-        16 => {
+        17 => {
             let session = game.0.as_mut().expect("checked above");
             let Some((path, _)) = script.terrain.clone() else {
                 return fail(&script, &mut exit, "the terrain file is unknown");
@@ -356,7 +365,7 @@ fn play(
             }
             script.mark = first_colour(session, &content).map_or(0, rgb_number);
         }
-        17 => {
+        18 => {
             let problems = watch
                 .as_ref()
                 .map(|w| w.problems.clone())
@@ -378,9 +387,9 @@ fn play(
                 ));
             }
         }
-        18 if waited > 2.0 => script.shoot(&mut commands, "06-broken.png"),
+        19 if waited > 2.0 => script.shoot(&mut commands, "06-broken.png"),
         // Put the original back; the overlay goes.
-        19 => {
+        20 => {
             if let Some((path, source)) = &script.terrain
                 && let Err(e) = std::fs::write(path, source)
             {
@@ -388,18 +397,18 @@ fn play(
                 return fail(&script, &mut exit, &why);
             }
         }
-        20 => {
+        21 => {
             advance = watch.as_ref().is_none_or(|w| w.problems.is_empty());
             if advance {
                 script.saw("terrain file restored: the overlay is gone".into());
             }
         }
         // The second wave, with an ability thrown at the attacker farthest along.
-        21 if waited > 2.0 => {
+        22 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             battle_action(&Action::StartWave, session, Screen::Battle);
         }
-        22 if waited > 5.0 => {
+        23 if waited > 5.0 => {
             let session = game.0.as_mut().expect("checked above");
             let ability = shown_blueprints(&session.battle)
                 .into_iter()
@@ -420,7 +429,7 @@ fn play(
             place_at_cursor(session, &cursor);
         }
         // The command runs at the next tick: the energy is spent, the ability stays selected.
-        23 if waited > 0.5 => {
+        24 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let energy = session.battle.player().energy;
             let Some(ability) = session.selection.blueprint else {
@@ -438,13 +447,13 @@ fn play(
             );
             script.saw(seen);
         }
-        24 if waited > 0.5 => {
+        25 if waited > 0.5 => {
             script.shoot(&mut commands, "07-wave.png");
             let lines = hud_lines(&texts, &bars);
             script.seen.extend(lines);
         }
         // The autopilot plays the rest of the level at 2×, then Continue.
-        25 => {
+        26 => {
             let Some(session) = game.0.as_mut() else {
                 return fail(&script, &mut exit, "the battle is gone");
             };
@@ -467,12 +476,12 @@ fn play(
                 }
             }
         }
-        26 if waited > 2.0 => script.shoot(&mut commands, "08-won.png"),
-        27 if waited > 1.0 => {
+        27 if waited > 2.0 => script.shoot(&mut commands, "08-won.png"),
+        28 if waited > 1.0 => {
             let session = game.0.as_mut().expect("the level just ended");
             finish_level(session, &content, &mut next);
         }
-        28 if waited > 2.0 && *screen.get() == Screen::Reward => {
+        29 if waited > 2.0 && *screen.get() == Screen::Reward => {
             let offers = buttons
                 .iter()
                 .filter(|a| matches!(a, Action::Offer(_)))
@@ -480,14 +489,14 @@ fn play(
             script.saw(format!("reward screen: {offers} offers"));
             script.shoot(&mut commands, "09-reward.png");
         }
-        29 if waited > 0.5 => {
+        30 if waited > 0.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
                 return fail(&script, &mut exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        30 => {
+        31 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
                 exit.write(AppExit::Success);
             } else if waited > 30.0 {
