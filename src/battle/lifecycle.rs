@@ -228,8 +228,9 @@ impl Battle {
         self.finish_placing(entity, self.content.blueprint(id).kind);
     }
 
-    /// Removes a building the player no longer wants; permanent ones (the Hub) stay.
-    pub(super) fn remove_building(&mut self, entity: EntityId) -> Result<(), String> {
+    /// Whether the player may remove `entity`, and if not, why: only placed buildings go;
+    /// permanent ones (the Hub) stay. Removing refunds nothing.
+    pub fn removable(&self, entity: EntityId) -> Result<(), String> {
         let Some(e) = self.state.entities.get(entity) else {
             return Err("that building no longer exists".into());
         };
@@ -240,6 +241,12 @@ impl Battle {
         if bp.placement() == Placement::Fixed {
             return Err(format!("the {} cannot be removed", bp.name));
         }
+        Ok(())
+    }
+
+    /// Removes a building the player no longer wants (see [`Battle::removable`]).
+    pub(super) fn remove_building(&mut self, entity: EntityId) -> Result<(), String> {
+        self.removable(entity)?;
         self.remove(entity);
         Ok(())
     }

@@ -308,17 +308,6 @@ fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Positi
     }
 }
 
-/// Whether the player may remove this entity: a building that was placed (not the Hub).
-/// Removing refunds nothing: it makes room for other buildings.
-pub fn removable(session: &Session, id: EntityId) -> bool {
-    match session.battle.entity(id).map(|e| e.kind) {
-        Some(EntityKind::Building(b)) => {
-            session.battle.content().blueprint(b).placement() != Placement::Fixed
-        }
-        _ => false,
-    }
-}
-
 /// Removes the selected building (the Delete key or button).
 pub fn remove_selected(session: &mut Session) {
     if let Some(Thing::Entity(id)) = session.selection.thing.take() {
@@ -525,7 +514,7 @@ fn info(
         return;
     };
     let selected = session.selection.thing;
-    let deletable = matches!(selected, Some(Thing::Entity(id)) if removable(session, id))
+    let deletable = matches!(selected, Some(Thing::Entity(id)) if session.battle.removable(id).is_ok())
         && session.selection.blueprint.is_none();
     for mut node in &mut delete {
         let display = if deletable {
@@ -617,7 +606,7 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                             tower.priority.name()
                         )));
                     }
-                    if removable(session, id) {
+                    if session.battle.removable(id).is_ok() {
                         body.push(plain("\nDelete removes it (no refund)."));
                     }
                     Some((name, body))
