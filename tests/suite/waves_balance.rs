@@ -2,12 +2,10 @@
 //!
 //! `capacity_use_is_close_and_never_over` guards the numbers on a sample. The tables in
 //! `docs/balance.md` come from the ignored test:
-//! `cargo test --no-default-features --test waves_balance -- --ignored --nocapture`
+//! `cargo test --no-default-features --test suite waves_balance -- --ignored --nocapture`
 
-mod waves_common;
-
+use crate::waves_common::{core_pool, level_params, synthetic_pool};
 use rampart::waves::{AttackerPool, UsageStats, Wave, WaveKind, WaveParams, level_waves};
-use waves_common::{core_pool, level_params, synthetic_pool};
 
 /// Waves of `seeds` seeds × levels 1–3 × 1–4 paths, 15 waves each, with their path count;
 /// `tweak` adjusts each level's parameters.

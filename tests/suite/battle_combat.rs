@@ -1,10 +1,8 @@
 //! Targeting, line of sight, projectiles and status effects, with exact numbers.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use glam::DVec3;
 use rampart::battle::{
     Battle, BattleConfig, Damage, Effect, EntityId, Lasting, Phase, PlayerCommand, Position,

@@ -1,11 +1,9 @@
 //! The script API on a real world: tiles, rotation, attackers nearby, effects, damage dealt,
 //! spawning where another attacker is, removing, and what is refused.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint, wave};
+use crate::common::{Mods, attacker, blueprint, wave};
 use rampart::battle::{Battle, BattleConfig, EntityId, LogKind, Phase, PlayerCommand, Position};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;

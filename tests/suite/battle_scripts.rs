@@ -1,10 +1,8 @@
 //! The battle skeleton with real mods and real Lua: hooks, commands, failures and guards.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use rampart::battle::{
     Battle, BattleConfig, Damage, EntityId, Gain, LogKind, Phase, PlayerCommand, Position,
     ScheduleError, SpawnAt,

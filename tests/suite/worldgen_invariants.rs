@@ -7,7 +7,7 @@
 //! 1000 seeds each runs in release builds:
 //!
 //! ```text
-//! cargo test --release --no-default-features --test worldgen_invariants -- --nocapture
+//! cargo test --release --no-default-features --test suite worldgen_invariants -- --nocapture
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,10 +1,8 @@
 //! The battle on a world: walking, splits, the Hub, placement rules, waves, resources.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint, wave};
+use crate::common::{Mods, attacker, blueprint, wave};
 use rampart::battle::{
     Battle, BattleConfig, EntityId, Gain, HullDamage, LogKind, Phase, PlayerCommand, Position,
     SpawnAt, WaveSpawns,

@@ -1,9 +1,7 @@
 //! Every attacker type of the core mod (thesis tables 6.2 and 6.3) doing what its description
 //! says, measured in battles with the real mod files and scripts.
 
-mod common;
-
-use common::arena::{Arena, PATH_Y, STRAIGHT};
+use crate::common::arena::{Arena, PATH_Y, STRAIGHT};
 use rampart::content::{DamageType, Size};
 
 /// The tables' speed (tiles/s) and HP of every attacker.

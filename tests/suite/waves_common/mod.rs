@@ -8,12 +8,9 @@ use rampart::waves::budget::PathBudget;
 use rampart::waves::model::{self, BatchShape, Collateral};
 use rampart::waves::{AttackerPool, Growth, PoolAttacker, Wave, WaveKind, WaveParams};
 
-#[path = "../common/mod.rs"]
-mod common;
-
 /// The core mod's content.
 pub fn core_content() -> std::sync::Arc<rampart::content::ContentDb> {
-    common::Mods::new().load_with_core()
+    crate::common::Mods::new().load_with_core()
 }
 
 /// The core mod's attackers.

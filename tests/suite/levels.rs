@@ -1,9 +1,7 @@
 //! The level setter: the core `levels.ron`, what it makes of each level, and the errors and
 //! overrides of mods' `levels.ron` files.
 
-mod common;
-
-use common::Mods;
+use crate::common::Mods;
 use rampart::content::ContentDb;
 use rampart::run::LevelSpec;
 

@@ -1,15 +1,13 @@
 //! Generated waves keep every limit and never exceed their capacity, over many seeds, levels,
 //! path counts and attacker pools; the same seed gives the same waves.
 
-mod waves_common;
-
+use crate::waves_common::{check_level, core_content, core_pool, level_params, synthetic_pool};
 use proptest::prelude::*;
 use rampart::rng::Seed;
 use rampart::run::LevelSpec;
 use rampart::waves::{
     AttackerPool, Growth, PoolAttacker, WaveError, WaveGenerator, WaveKind, WaveParams, level_waves,
 };
-use waves_common::{check_level, core_content, core_pool, level_params, synthetic_pool};
 
 #[test]
 fn core_waves_keep_every_limit() {

@@ -2,11 +2,9 @@
 //! paths on new terrain, buildings that no longer fit refunded, new blueprint numbers and
 //! scripts from the next build phase, and nothing of the run lost.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, blueprint, wave};
+use crate::common::{Mods, blueprint, wave};
 use rampart::battle::{Battle, BattleConfig, EntityKind, Phase, PlayerCommand, Position};
 use rampart::content::{ContentDb, Priority};
 use rampart::rng::Seed;

@@ -1,13 +1,11 @@
 //! A whole battle on a generated world, recorded, replayed in another process, and played with
 //! different tick batching.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use rampart::battle::replay::{LevelSetup, Replay, WorldSetup};
 use rampart::battle::{Battle, PlayerCommand, WaveSpawn, WaveSpawns};
 use rampart::content::{ContentDb, Priority};

@@ -1,12 +1,10 @@
 //! Same content, seed and stamped commands give the same state hash — in another process too,
 //! and however the ticks are batched.
 
-mod common;
-
 use std::process::Command;
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use rampart::battle::{Battle, BattleConfig, PlayerCommand, Position, SpawnAt};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
@@ -117,7 +115,7 @@ fn same_commands_same_hash_in_two_processes() {
         let out = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "print_reference_hashes",
+                "determinism::print_reference_hashes",
                 "--nocapture",
                 "--include-ignored",
                 "--test-threads=1",

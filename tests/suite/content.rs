@@ -1,8 +1,6 @@
 //! Loading content: overrides across mods, and the checks that point at the field at fault.
 
-mod common;
-
-use common::{Mods, blueprint};
+use crate::common::{Mods, blueprint};
 use rampart::content::{Param, Placement, ScriptRef};
 use rampart::diagnostics::{Diagnostic, Severity};
 

@@ -1,12 +1,10 @@
 //! Runs: starting (custom or not), rewards, the collection limit, permadeath, the hull carried
 //! between levels, and saves.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use common::Mods;
+use crate::common::Mods;
 use rampart::autopilot::{LevelResult, play_level};
 use rampart::battle::{Battle, Phase, PlayerCommand};
 use rampart::content::{ContentDb, Rarity};

@@ -1,9 +1,7 @@
 //! The autopilot: it wins the first levels on most seeds, plays the same game for the same seed,
 //! and acts only through player commands (its battles replay from their command logs alone).
 
-mod common;
-
-use common::Mods;
+use crate::common::Mods;
 use rampart::autopilot::{LevelResult, play_run};
 use rampart::battle::replay::Replay;
 use rampart::run::RunConfig;

@@ -3,7 +3,7 @@
 //! The fixture holds its own inputs (parameters and attacker pool) next to the expected waves,
 //! so tuning the defaults or the core attackers does not touch it; only a change in how waves
 //! are generated does. After an intended change, regenerate it with
-//! `RAMPART_UPDATE_SNAPSHOTS=1 cargo test --no-default-features --test waves_snapshot`
+//! `RAMPART_UPDATE_SNAPSHOTS=1 cargo test --no-default-features --test suite waves_snapshot`
 //! and review the diff.
 
 use std::path::PathBuf;

@@ -1,13 +1,11 @@
 //! The thesis's two motivating examples for modifiable chains (§3.12), as numbers, with Rust
 //! callbacks and with Lua callbacks through real mod loading.
 
-mod common;
-
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use rampart::battle::{
     Battle, BattleConfig, EntityId, Gain, Owner, PlayerCommand, Position, Scope, StatOf,
 };

@@ -1,9 +1,7 @@
 //! Every blueprint of the core mod (thesis tables 6.4–6.8) doing what its description says,
 //! measured in battles with the real mod files and scripts.
 
-mod common;
-
-use common::arena::{Arena, PATH_Y, STRAIGHT, gaps};
+use crate::common::arena::{Arena, PATH_Y, STRAIGHT, gaps};
 use rampart::battle::{EntityId, Gain, Position, Resource, StatOf};
 use rampart::content::{Cost, DamageType};
 

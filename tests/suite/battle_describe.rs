@@ -1,11 +1,9 @@
 //! Descriptions computed from a running battle: values through the queries, compared with the
 //! unmodified blueprint, and looking never changes the battle.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint};
 use rampart::battle::{Battle, BattleConfig, Position};
 use rampart::content::ContentDb;
 use rampart::content::describe::{Quality, RichText};

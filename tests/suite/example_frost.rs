@@ -1,10 +1,8 @@
 //! The example mod `mods/example-frost` (id `frost`): off unless switched on, and then loading
 //! next to core with its tower, attacker and terrain type working as their descriptions say.
 
-mod common;
-
-use common::arena::{Arena, STRAIGHT};
-use common::{Mods, load_repo_with};
+use crate::common::arena::{Arena, STRAIGHT};
+use crate::common::{Mods, load_repo_with};
 use rampart::battle::ScriptHost;
 use rampart::content::DamageType;
 use rampart::lua::Limits;

@@ -1,0 +1,34 @@
+//! Rampart's integration tests, as one test binary so the library is linked once: each module
+//! below was a test file of its own. The client's render test is `tests/render.rs`.
+//!
+//! Run one area with a filter, e.g. `cargo test --no-default-features --test suite battle_combat`.
+
+mod common;
+mod waves_common;
+
+mod autopilot;
+mod battle_combat;
+mod battle_describe;
+mod battle_lua_api;
+mod battle_reload;
+mod battle_scripts;
+mod battle_world;
+mod chain_examples;
+mod cli;
+mod content;
+mod core_attackers;
+mod core_blueprints;
+mod determinism;
+mod docs;
+mod example_frost;
+mod generate_cli;
+mod levels;
+mod replay;
+mod run_cli;
+mod runs;
+mod terrain_parse;
+mod waves_balance;
+mod waves_generate;
+mod waves_model;
+mod waves_snapshot;
+mod worldgen_invariants;
