@@ -125,8 +125,8 @@ return {
 fn battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
     let mut config = BattleConfig::new(Seed(1));
     config.world = Some(Arc::new(World::from_layout(&layout()).unwrap()));
-    config.materials = 1e9;
-    config.waves = vec![WaveSpawns {
+    config.start.materials = 1e9;
+    config.start.waves = vec![WaveSpawns {
         spawns: vec![WaveSpawn {
             delay: u32::MAX,
             path: 0,

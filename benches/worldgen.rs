@@ -11,12 +11,14 @@ use criterion::{BenchmarkId, Criterion};
 use rampart::diagnostics::SourceFile;
 use rampart::rng::Seed;
 use rampart::terrain::{TerrainType, parse_terrain};
-use rampart::worldgen::annealing::{MainPaths, anneal_paths};
-use rampart::worldgen::endpoints::{Endpoints, pick_endpoints};
+use rampart::worldgen::annealing::anneal_paths;
+use rampart::worldgen::endpoints::pick_endpoints;
 use rampart::worldgen::modules::ModuleSet;
 use rampart::worldgen::noise_expr::Field;
-use rampart::worldgen::wfc::{Terrain, WfcConstraints, generate_terrain, path_constraints};
-use rampart::worldgen::{WorldGenerator, WorldParams, final_paths, obstacles, scatter};
+use rampart::worldgen::wfc::generate_terrain;
+use rampart::worldgen::{
+    StageInputs, WorldGenerator, WorldParams, final_paths, obstacles, scatter,
+};
 
 const TERRAINS: [&str; 3] = ["hills", "islands", "plateaus"];
 
@@ -30,102 +32,41 @@ fn terrain(stem: &str) -> TerrainType {
         .expect("core terrain parses")
 }
 
-/// The inputs of every stage for one seed whose stages all succeed the first time.
-struct Inputs {
-    params: WorldParams,
-    set: ModuleSet,
-    ends: Endpoints,
-    main: MainPaths,
-    constraints: WfcConstraints,
-    land: Terrain,
-    reserved: Vec<bool>,
-    placed: Vec<Option<u16>>,
-    path_tiles: Vec<bool>,
-}
-
-fn inputs(t: &TerrainType) -> Inputs {
+/// The real pipeline's stage inputs for one world of `t` on the default parameters.
+fn inputs(t: &TerrainType) -> (WorldParams, ModuleSet, StageInputs) {
     let params = WorldParams::default();
-    let grid = params.grid();
-    let set = ModuleSet::new(t);
-    for s in 0.. {
-        let seed = Seed(s);
-        let ends = pick_endpoints(&params, &mut seed.branch("endpoints").rng()).expect("endpoints");
-        let Ok(main) = anneal_paths(
-            &grid,
-            &ends,
-            &params.anneal,
-            &mut seed.branch("annealing").rng(),
-        ) else {
-            continue;
-        };
-        let mut rng = seed.branch("wfc").rng();
-        let constraints = path_constraints(&grid, t, &ends, &main, &mut rng);
-        let Ok(land) = generate_terrain(&grid, t, &set, &constraints, &mut rng) else {
-            continue;
-        };
-        let mut reserved = vec![false; grid.len()];
-        main.paths
-            .iter()
-            .flatten()
-            .for_each(|&p| reserved[grid.index(p)] = true);
-        let Ok(placed) = obstacles::place_obstacles(&grid, t, &land, &reserved, &mut seed.rng())
-        else {
-            continue;
-        };
-        let Ok(net) = final_paths::finalize_paths(
-            &grid,
-            t,
-            &land,
-            &placed,
-            &ends,
-            &main,
-            2,
-            &params.anneal,
-            &mut seed.rng(),
-        ) else {
-            continue;
-        };
-        let path_tiles = net.distance.iter().map(Option::is_some).collect();
-        return Inputs {
-            params,
-            set,
-            ends,
-            main,
-            constraints,
-            land,
-            reserved,
-            placed,
-            path_tiles,
-        };
-    }
-    unreachable!()
+    let generator = WorldGenerator::new(t);
+    let (_, inputs) = generator
+        .generate_traced(&params, Seed(0))
+        .expect("a world for seed 0");
+    (params, generator.modules().clone(), inputs)
 }
 
 fn stages(c: &mut Criterion) {
     let t = terrain("hills");
-    let i = inputs(&t);
-    let grid = i.params.grid();
+    let (params, set, i) = inputs(&t);
+    let grid = params.grid();
     let mut g = c.benchmark_group("stage (hills, paths 24/28/33)");
     g.bench_function("modules", |b| b.iter(|| ModuleSet::new(black_box(&t))));
     g.bench_function("endpoints", |b| {
         let mut s = 0;
         b.iter(|| {
             s += 1;
-            pick_endpoints(&i.params, &mut Seed(s).rng())
+            pick_endpoints(&params, &mut Seed(s).rng())
         })
     });
     g.bench_function("annealing", |b| {
         let mut s = 0;
         b.iter(|| {
             s += 1;
-            anneal_paths(&grid, &i.ends, &i.params.anneal, &mut Seed(s).rng())
+            anneal_paths(&grid, &i.endpoints, &params.anneal, &mut Seed(s).rng())
         })
     });
     g.bench_function("wfc", |b| {
         let mut s = 0;
         b.iter(|| {
             s += 1;
-            generate_terrain(&grid, &t, &i.set, &i.constraints, &mut Seed(s).rng())
+            generate_terrain(&grid, &t, &set, &i.constraints, &mut Seed(s).rng())
         })
     });
     g.bench_function("obstacles", |b| {
@@ -144,10 +85,10 @@ fn stages(c: &mut Criterion) {
                 &t,
                 &i.land,
                 &i.placed,
-                &i.ends,
+                &i.endpoints,
                 &i.main,
-                2,
-                &i.params.anneal,
+                params.extra_branches,
+                &params.anneal,
                 &mut Seed(s).rng(),
             )
         })

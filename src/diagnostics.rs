@@ -323,6 +323,25 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
+/// How similar (Jaro–Winkler, 0 to 1) a name must be to a known one to be suggested.
+pub const SIMILAR: f64 = 0.8;
+
+/// The known name most similar to `wanted`, if one is similar enough to be what was meant: the
+/// one rule behind every "did you mean" hint.
+pub fn closest<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro_winkler(wanted, k), k))
+        .filter(|(score, _)| *score > SIMILAR)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+/// "did you mean `name`?" for the [`closest`] known name, if there is one.
+pub fn did_you_mean<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    closest(wanted, known).map(|k| format!("did you mean `{k}`?"))
+}
+
 /// A list of diagnostics collected while loading or checking.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {

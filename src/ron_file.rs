@@ -8,7 +8,7 @@
 use ron::extensions::Extensions;
 use serde::de::DeserializeOwned;
 
-use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::diagnostics::{Diagnostic, SourceFile, did_you_mean};
 
 /// The RON dialect of mod files: `Option` fields may be written without `Some(...)`.
 pub fn options() -> ron::Options {
@@ -43,22 +43,13 @@ pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Diagnostic> {
             }
             | ron::Error::NoSuchEnumVariant {
                 expected, found, ..
-            } => match strsim_closest(found, expected) {
-                Some(best) => d.help(format!("did you mean `{best}`?")),
+            } => match did_you_mean(found, expected.iter().copied()) {
+                Some(hint) => d.help(hint),
                 None => d.help(format!("expected one of: {}", expected.join(", "))),
             },
             _ => d,
         }
     })
-}
-
-fn strsim_closest<'a>(found: &str, expected: &[&'a str]) -> Option<&'a str> {
-    expected
-        .iter()
-        .map(|e| (strsim::jaro_winkler(found, e), *e))
-        .filter(|(score, _)| *score > 0.75)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, e)| e)
 }
 
 /// The name of the field whose value starts at (or contains) `offset`, on the same line.

@@ -70,13 +70,9 @@ pub fn damage_rate(
         return None;
     };
     let stat = StatOf { blueprint, entity };
-    let (damage, interval, radius) = battle.preview(|b| {
-        (
-            b.query(|b| &b.chains.hit_damage, &stat),
-            b.query(|b| &b.chains.interval, &stat),
-            b.query(|b| &b.chains.radius, &stat),
-        )
-    });
+    let damage = battle.look(|b| &b.chains.hit_damage, &stat);
+    let interval = battle.look(|b| &b.chains.interval, &stat);
+    let radius = battle.look(|b| &b.chains.radius, &stat);
     Some(shot_rate(&shooter, damage, interval, radius))
 }
 

@@ -26,7 +26,7 @@ use crate::battle::{
     Battle, EntityId, EntityKind, LogKind, Phase, PlayerCommand, Position, Route, SegmentCover,
     StatOf,
 };
-use crate::content::{Behaviour, BlueprintId, BlueprintKind, Cost, Placement};
+use crate::content::{Behaviour, BlueprintId, BlueprintKind, Placement};
 use crate::waves::model::Tower;
 use crate::worldgen::Pos;
 
@@ -140,7 +140,7 @@ impl Autopilot {
     /// The next command between waves: a building, or the next wave.
     fn build(&mut self, battle: &mut Battle) -> Option<PlayerCommand> {
         let next = battle.wave() as usize + 1;
-        let wave = battle.config().waves.get(next - 1)?.clone();
+        let wave = battle.config().start.waves.get(next - 1)?.clone();
         let traffic = self.traffic(battle).to_vec();
         let total = wave.spawns.len().max(1) as f64;
         let large = wave
@@ -299,7 +299,7 @@ impl Autopilot {
         let attackers: Vec<Seen> = walking
             .into_iter()
             .map(|(id, position, hp, route)| {
-                let speed = battle.preview(|b| b.query(|b| &b.chains.speed, &id));
+                let speed = battle.look(|b| &b.chains.speed, &id);
                 Seen {
                     position,
                     hp,
@@ -314,7 +314,7 @@ impl Autopilot {
             return None;
         }
         let energy = battle.player().energy;
-        let cap = battle.preview(|b| b.query(|b| &b.chains.energy_cap, &()));
+        let cap = battle.energy_cap();
         for bp in usable(battle, |k| k == BlueprintKind::Ability) {
             if !matches!(
                 battle.content().blueprint(bp).behaviour,
@@ -326,14 +326,10 @@ impl Autopilot {
                 blueprint: bp,
                 entity: None,
             };
-            let (cost, damage, radius, delay) = battle.preview(|b| {
-                (
-                    b.query(|b| &b.chains.blueprint_cost, &stat),
-                    b.query(|b| &b.chains.hit_damage, &stat),
-                    b.query(|b| &b.chains.radius, &stat),
-                    b.query(|b| &b.chains.delay, &stat),
-                )
-            });
+            let cost = battle.cost(bp);
+            let damage = battle.look(|b| &b.chains.hit_damage, &stat);
+            let radius = battle.look(|b| &b.chains.radius, &stat);
+            let delay = battle.look(|b| &b.chains.delay, &stat);
             if damage <= 0.0 || radius <= 0.0 {
                 continue;
             }
@@ -365,7 +361,8 @@ impl Autopilot {
             let Some((worth, urgent, at)) = best else {
                 continue;
             };
-            let free = cost.energy <= energy && cost.materials <= 0.0;
+            // Paid with energy alone, by the battle's payment rule.
+            let free = battle.payment(cost).is_ok_and(|p| p.materials <= 0.0);
             let overflowing = energy >= cap - 1e-9;
             let pays = worth >= 2.0 * damage || overflowing && worth >= damage;
             let can_pay = free || urgent && affordable(battle, bp).is_some();
@@ -440,21 +437,13 @@ fn usable(battle: &Battle, kind: impl Fn(BlueprintKind) -> bool) -> Vec<Blueprin
         .collect()
 }
 
-/// What blueprint `bp` costs now, as one number, if the player can pay it (energy first, the
-/// rest in materials, as the battle charges).
+/// What blueprint `bp` costs now, as one number, if the battle says the player can pay it.
 fn affordable(battle: &mut Battle, bp: BlueprintId) -> Option<f64> {
-    let cost: Cost = battle.preview(|b| {
-        b.query(
-            |b| &b.chains.blueprint_cost,
-            &StatOf {
-                blueprint: bp,
-                entity: None,
-            },
-        )
-    });
-    let p = battle.player();
-    let from_materials = cost.materials + (cost.energy - p.energy).max(0.0);
-    (from_materials <= p.materials + 1e-9).then_some((cost.materials + cost.energy).max(1.0))
+    let cost = battle.cost(bp);
+    battle
+        .payment(cost)
+        .is_ok()
+        .then_some((cost.materials + cost.energy).max(1.0))
 }
 
 /// Resources a building makes per wave, as materials: energy at half (it only pays for
@@ -464,17 +453,15 @@ fn production(battle: &mut Battle, bp: BlueprintId, entity: Option<EntityId>) ->
         blueprint: bp,
         entity,
     };
-    battle.preview(|b| {
-        b.query(|b| &b.chains.material_production, &stat)
-            + 0.5 * b.query(|b| &b.chains.energy_production, &stat)
-            + b.query(|b| &b.chains.fuel_production, &stat)
-    })
+    battle.look(|b| &b.chains.material_production, &stat)
+        + 0.5 * battle.look(|b| &b.chains.energy_production, &stat)
+        + battle.look(|b| &b.chains.fuel_production, &stat)
 }
 
 /// Waves the level probably still has: until the fuel goal at the current fuel income, and no
 /// more than the waves left.
 fn waves_left(battle: &mut Battle) -> f64 {
-    let left = (battle.config().waves.len() as f64 - f64::from(battle.wave())).max(0.0);
+    let left = (battle.config().start.waves.len() as f64 - f64::from(battle.wave())).max(0.0);
     let buildings: Vec<(EntityId, BlueprintId)> = battle
         .entities()
         .filter_map(|(id, e)| match e.kind {
@@ -489,7 +476,7 @@ fn waves_left(battle: &mut Battle) -> f64 {
                 blueprint: bp,
                 entity: Some(id),
             };
-            battle.preview(|b| b.query(|b| &b.chains.fuel_production, &stat))
+            battle.look(|b| &b.chains.fuel_production, &stat)
         })
         .sum();
     let p = battle.player();

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Autopilot, choose_reward};
 use crate::battle::{Battle, EntityKind, Phase};
 use crate::content::{Behaviour, ContentDb};
-use crate::run::{LevelPlan, Run, RunConfig, RunPhase};
+use crate::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
 
 /// A wave still running after this many ticks (20 minutes of game time) is taken as stuck.
 pub const MAX_WAVE_TICKS: u64 = 20 * 60 * crate::TICKS_PER_SECOND;
@@ -110,13 +110,13 @@ pub fn play_run(
     config: RunConfig,
     max_levels: u32,
     mut on_level: impl FnMut(&LevelPlan, &Battle),
-) -> Result<RunReport, String> {
+) -> Result<RunReport, RunError> {
     let mut run = Run::new(content, config)?;
     let mut levels: Vec<LevelReport> = Vec::new();
     let mut result = LevelResult::Won;
     while run.level() <= max_levels && *run.phase() == RunPhase::Battle {
         let plan = run.plan(content)?;
-        let mut battle = plan.setup.start(content)?;
+        let mut battle = plan.start(content)?;
         result = play_level(&mut battle);
         on_level(&plan, &battle);
         levels.push(report(&plan, &battle, result));
@@ -167,10 +167,7 @@ fn report(plan: &LevelPlan, battle: &Battle, result: LevelResult) -> LevelReport
     };
     LevelReport {
         level: plan.level,
-        terrain: match &plan.setup.world {
-            crate::battle::replay::WorldSetup::Generated { terrain, .. } => terrain.clone(),
-            crate::battle::replay::WorldSetup::Layout(_) => "layout".into(),
-        },
+        terrain: plan.setup.world.terrain().to_string(),
         paths: plan.waves.paths,
         result,
         waves: plan.waves.waves.len() as u32,

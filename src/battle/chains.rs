@@ -2,267 +2,95 @@
 //! changes the game only through these.
 //!
 //! The [`chains!`] table below is the single list of chains: it declares the fields of
-//! [`Chains`], the names scripts use, and the dispatch from a name to the typed chain.
+//! [`Chains`], the names scripts use, the dispatch from a name to the typed chain, and what
+//! each chain's payload looks like to scripts ([`Chains::ALL`]). Each payload's fields are
+//! listed once, in its [`payload!`] declaration, which also makes its Lua table.
 
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Value};
 use serde::Serialize;
 
-use super::entity::EntityId;
-use super::lua_api::{
-    damage_types_from_lua, damage_types_to_lua, entity_from_lua, entity_to_lua,
-    opt_entity_from_lua, opt_entity_to_lua,
-};
-use super::scripting::{self, LuaRegistration};
+use super::scripting::api::{entity_from_lua, opt_entity_from_lua};
+use super::scripting::payload::{Access, LuaPayload, LuaShape, PayloadField, payload};
+use super::scripting::register::{self, LuaRegistration};
 use super::{Battle, Cmd, Evt, Qry};
 use crate::chain::Subject;
 use crate::content::{BlueprintId, Cost, DamageType, DamageTypes};
 
-/// Converts chain payloads between Rust and the tables scripts see.
-pub(crate) trait LuaPayload: Sized + 'static {
-    /// The table (or value) a script receives.
-    fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value>;
-    /// Reads back what a command modifier may change. Payloads of queries and events never call it.
-    fn update_from_lua(&mut self, _value: &Value, _battle: &Battle) -> mlua::Result<()> {
-        Ok(())
-    }
-    /// Builds a payload from what a script passed to `game:command` or `game:query`.
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self>;
-}
+use super::entity::EntityId;
 
-fn field<T: mlua::FromLua>(value: &Value, name: &str) -> mlua::Result<T> {
-    match value {
-        Value::Table(t) => t
-            .get(name)
-            .map_err(|e| mlua::Error::runtime(format!("field `{name}`: {e}"))),
-        other => Err(mlua::Error::runtime(format!(
-            "expected a table, got {}",
-            other.type_name()
-        ))),
+payload! {
+    /// `damage`: hit points taken from an entity. Modifiers may change `amount` and `types` or
+    /// cancel (a shield); the handler subtracts the HP and records in `dealt` how much was lost.
+    pub struct Damage about target bypass hp_loss {
+        /// Who is hit.
+        read target: EntityId,
+        /// How much damage.
+        write amount: f64,
+        /// Its types; `HpLoss` damage should not be modified.
+        write types: DamageTypes,
+        /// Who dealt it, if anyone.
+        read source: Option<EntityId>,
+        /// HP actually lost, set by the handler.
+        result dealt: f64,
     }
 }
 
-fn table(lua: &Lua, fields: impl FnOnce(&Table) -> mlua::Result<()>) -> mlua::Result<Value> {
-    let t = lua.create_table()?;
-    fields(&t)?;
-    Ok(Value::Table(t))
+/// HP loss ignores every damage modifier (shields, resistances, vulnerabilities).
+fn hp_loss(damage: &Damage) -> bool {
+    damage.types.contains(DamageType::HpLoss)
 }
 
-/// `damage`: hit points taken from an entity. Modifiers may change `amount` and `types` or
-/// cancel (a shield); the handler subtracts the HP and records in `dealt` how much was lost.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Damage {
-    /// Who is hit.
-    pub target: EntityId,
-    /// How much damage.
-    pub amount: f64,
-    /// Its types; `HpLoss` damage should not be modified.
-    pub types: DamageTypes,
-    /// Who dealt it, if anyone.
-    pub source: Option<EntityId>,
-    /// HP actually lost, set by the handler.
-    pub dealt: f64,
-}
-
-impl Subject<EntityId> for Damage {
-    fn subject(&self) -> Option<EntityId> {
-        Some(self.target)
-    }
-
-    /// HP loss ignores every damage modifier (shields, resistances, vulnerabilities).
-    fn bypasses_modifiers(&self) -> bool {
-        self.types.contains(DamageType::HpLoss)
+payload! {
+    /// `heal`: hit points given back to an entity, up to its maximum.
+    pub struct Heal about target {
+        /// Who is healed.
+        read target: EntityId,
+        /// How much.
+        write amount: f64,
+        /// Who healed, if anyone.
+        read source: Option<EntityId>,
+        /// HP actually restored, set by the handler.
+        result healed: f64,
     }
 }
 
-impl LuaPayload for Damage {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("target", entity_to_lua(lua, self.target)?)?;
-            t.set("amount", self.amount)?;
-            t.set("types", damage_types_to_lua(lua, self.types)?)?;
-            t.set("source", opt_entity_to_lua(lua, self.source)?)?;
-            t.set("dealt", self.dealt)
-        })
-    }
-    fn update_from_lua(&mut self, value: &Value, _: &Battle) -> mlua::Result<()> {
-        self.amount = field(value, "amount")?;
-        self.types = damage_types_from_lua(&field(value, "types")?)?;
-        Ok(())
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        Ok(Damage {
-            target: entity_from_lua(&field(value, "target")?, battle)?,
-            amount: field(value, "amount")?,
-            types: damage_types_from_lua(&field(value, "types")?)?,
-            source: opt_entity_from_lua(&field(value, "source")?, battle)?,
-            dealt: 0.0,
-        })
+payload! {
+    /// `add_materials`, `add_energy`, `add_fuel`: a resource gained, and from where.
+    pub struct Gain about source {
+        /// How much.
+        write amount: f64,
+        /// The entity producing it, if any (scoped registrations see their own production).
+        read source: Option<EntityId>,
     }
 }
 
-/// `heal`: hit points given back to an entity, up to its maximum.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Heal {
-    /// Who is healed.
-    pub target: EntityId,
-    /// How much.
-    pub amount: f64,
-    /// Who healed, if anyone.
-    pub source: Option<EntityId>,
-    /// HP actually restored, set by the handler.
-    pub healed: f64,
-}
-
-impl Subject<EntityId> for Heal {
-    fn subject(&self) -> Option<EntityId> {
-        Some(self.target)
+payload! {
+    /// `damage_hull`: hull lost, usually to an attacker reaching the Hub.
+    pub struct HullDamage about attacker {
+        /// How much hull.
+        write amount: f64,
+        /// The attacker responsible, if any.
+        read attacker: Option<EntityId>,
     }
 }
 
-impl LuaPayload for Heal {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("target", entity_to_lua(lua, self.target)?)?;
-            t.set("amount", self.amount)?;
-            t.set("source", opt_entity_to_lua(lua, self.source)?)?;
-            t.set("healed", self.healed)
-        })
-    }
-    fn update_from_lua(&mut self, value: &Value, _: &Battle) -> mlua::Result<()> {
-        self.amount = field(value, "amount")?;
-        Ok(())
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        Ok(Heal {
-            target: entity_from_lua(&field(value, "target")?, battle)?,
-            amount: field(value, "amount")?,
-            source: opt_entity_from_lua(&field(value, "source")?, battle)?,
-            healed: 0.0,
-        })
+payload! {
+    /// `start_wave`, `wave_started`, `wave_finished`: a wave by its number (from 1).
+    pub struct Wave {
+        /// The wave's number.
+        read wave: u32,
     }
 }
 
-/// `add_materials`, `add_energy`, `add_fuel`: a resource gained, and from where.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Gain {
-    /// How much.
-    pub amount: f64,
-    /// The entity producing it, if any (scoped registrations see their own production).
-    pub source: Option<EntityId>,
-}
-
-impl Subject<EntityId> for Gain {
-    fn subject(&self) -> Option<EntityId> {
-        self.source
-    }
-}
-
-impl LuaPayload for Gain {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("amount", self.amount)?;
-            t.set("source", opt_entity_to_lua(lua, self.source)?)
-        })
-    }
-    fn update_from_lua(&mut self, value: &Value, _: &Battle) -> mlua::Result<()> {
-        self.amount = field(value, "amount")?;
-        Ok(())
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        Ok(Gain {
-            amount: field(value, "amount")?,
-            source: opt_entity_from_lua(&field(value, "source")?, battle)?,
-        })
-    }
-}
-
-/// `damage_hull`: hull lost, usually to an attacker reaching the Hub.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HullDamage {
-    /// How much hull.
-    pub amount: f64,
-    /// The attacker responsible, if any.
-    pub attacker: Option<EntityId>,
-}
-
-impl Subject<EntityId> for HullDamage {
-    fn subject(&self) -> Option<EntityId> {
-        self.attacker
-    }
-}
-
-impl LuaPayload for HullDamage {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("amount", self.amount)?;
-            t.set("attacker", opt_entity_to_lua(lua, self.attacker)?)
-        })
-    }
-    fn update_from_lua(&mut self, value: &Value, _: &Battle) -> mlua::Result<()> {
-        self.amount = field(value, "amount")?;
-        Ok(())
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        Ok(HullDamage {
-            amount: field(value, "amount")?,
-            attacker: opt_entity_from_lua(&field(value, "attacker")?, battle)?,
-        })
-    }
-}
-
-/// `start_wave`, `wave_started`, `wave_finished`: a wave by its number (from 1).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Wave {
-    /// The wave's number.
-    pub wave: u32,
-}
-
-impl Subject<EntityId> for Wave {
-    fn subject(&self) -> Option<EntityId> {
-        None
-    }
-}
-
-impl LuaPayload for Wave {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| t.set("wave", self.wave))
-    }
-    fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
-        Ok(Wave {
-            wave: field(value, "wave")?,
-        })
-    }
-}
-
-/// Events about an entity (`attacker_spawned`, `attacker_killed`, `attacker_reached_hub`,
-/// `building_placed`, `building_removed`, `ability_used`), with another entity involved if any
-/// (the killer of an attacker).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EntityEvent {
-    /// The entity the event is about.
-    pub entity: EntityId,
-    /// Another entity involved: the killer of a killed attacker.
-    pub other: Option<EntityId>,
-}
-
-impl Subject<EntityId> for EntityEvent {
-    fn subject(&self) -> Option<EntityId> {
-        Some(self.entity)
-    }
-}
-
-impl LuaPayload for EntityEvent {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("entity", entity_to_lua(lua, self.entity)?)?;
-            t.set("other", opt_entity_to_lua(lua, self.other)?)
-        })
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        Ok(EntityEvent {
-            entity: entity_from_lua(&field(value, "entity")?, battle)?,
-            other: opt_entity_from_lua(&field(value, "other")?, battle)?,
-        })
+payload! {
+    /// Events about an entity (`attacker_spawned`, `attacker_killed`, `attacker_reached_hub`,
+    /// `building_placed`, `building_removed`, `ability_used`, `tower_fired`), with another entity
+    /// involved if any (the killer of an attacker, a tower's first target).
+    pub struct EntityEvent about entity {
+        /// The entity the event is about.
+        read entity: EntityId,
+        /// Another entity involved: the killer of a killed attacker, a tower's first target.
+        read other: Option<EntityId>,
     }
 }
 
@@ -277,8 +105,9 @@ impl Subject<EntityId> for Signal {
 }
 
 impl LuaPayload for Signal {
+    const SHAPE: LuaShape = LuaShape::Table(&[]);
     fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |_| Ok(()))
+        Ok(Value::Table(lua.create_table()?))
     }
     fn from_lua(_: &Value, _: &Battle) -> mlua::Result<Self> {
         Ok(Signal)
@@ -303,14 +132,28 @@ impl Subject<EntityId> for StatOf {
 
 impl LuaPayload for StatOf {
     /// `{ blueprint = "mod:name", entity = <handle or nil> }`.
+    const SHAPE: LuaShape = LuaShape::Table(&[
+        PayloadField {
+            name: "blueprint",
+            access: Access::Read,
+        },
+        PayloadField {
+            name: "entity",
+            access: Access::Read,
+        },
+    ]);
+    const ABOUT: Option<&'static str> = Some("entity");
     fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set(
-                "blueprint",
-                battle.content().blueprint(self.blueprint).id.as_str(),
-            )?;
-            t.set("entity", opt_entity_to_lua(lua, self.entity)?)
-        })
+        let t = lua.create_table()?;
+        t.set(
+            "blueprint",
+            battle.content().blueprint(self.blueprint).id.as_str(),
+        )?;
+        t.set(
+            "entity",
+            super::scripting::api::opt_entity_to_lua(lua, self.entity)?,
+        )?;
+        Ok(Value::Table(t))
     }
     /// A placed building or ability (its handle), a blueprint id (`"core:sniper"`), or a table
     /// as modifiers receive it.
@@ -351,77 +194,26 @@ impl LuaPayload for StatOf {
     }
 }
 
-impl LuaPayload for EntityId {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        entity_to_lua(lua, *self)
-    }
-    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
-        entity_from_lua(value, battle)
-    }
-}
-
 impl Subject<EntityId> for () {
     fn subject(&self) -> Option<EntityId> {
         None
     }
 }
 
-impl LuaPayload for () {
-    fn to_lua(&self, _: &Lua, _: &Battle) -> mlua::Result<Value> {
-        Ok(Value::Nil)
-    }
-    fn from_lua(_: &Value, _: &Battle) -> mlua::Result<Self> {
-        Ok(())
-    }
-}
-
-impl LuaPayload for f64 {
-    fn to_lua(&self, _: &Lua, _: &Battle) -> mlua::Result<Value> {
-        Ok(Value::Number(*self))
-    }
-    fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
-        match value {
-            Value::Number(n) => Ok(*n),
-            Value::Integer(i) => Ok(*i as f64),
-            other => Err(mlua::Error::runtime(format!(
-                "expected a number, got {}",
-                other.type_name()
-            ))),
-        }
-    }
-}
-
-impl LuaPayload for Cost {
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        table(lua, |t| {
-            t.set("materials", self.materials)?;
-            t.set("energy", self.energy)
-        })
-    }
-    fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
-        Ok(Cost {
-            materials: field(value, "materials")?,
-            energy: field(value, "energy")?,
-        })
-    }
-}
-
-impl LuaPayload for Vec<String> {
-    /// A list of strings.
-    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
-        Ok(Value::Table(
-            lua.create_sequence_from(self.iter().map(String::as_str))?,
-        ))
-    }
-    fn from_lua(value: &Value, _: &Battle) -> mlua::Result<Self> {
-        match value {
-            Value::Table(t) => t.sequence_values::<String>().collect(),
-            other => Err(mlua::Error::runtime(format!(
-                "expected a list of strings, got {}",
-                other.type_name()
-            ))),
-        }
-    }
+/// A chain as scripts see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainInfo {
+    /// Its name.
+    pub name: &'static str,
+    /// Command, query or event.
+    pub kind: ChainKind,
+    /// The payload of a command or event; the input of a query.
+    pub payload: LuaShape,
+    /// The value of a query.
+    pub value: Option<LuaShape>,
+    /// The payload field naming the entity the chain is about (registrations scoped to an
+    /// entity see only payloads about it).
+    pub about: Option<&'static str>,
 }
 
 /// What a chain is, for scripts.
@@ -449,11 +241,29 @@ macro_rules! chains {
         }
 
         impl Chains {
-            /// Every chain's name and kind, in declaration order.
-            pub const ALL: &'static [(&'static str, ChainKind)] = &[
-                $( (stringify!($c), ChainKind::Command), )*
-                $( (stringify!($q), ChainKind::Query), )*
-                $( (stringify!($e), ChainKind::Event), )*
+            /// Every chain, in declaration order: its name, kind, and what scripts see of it.
+            pub const ALL: &'static [ChainInfo] = &[
+                $( ChainInfo {
+                    name: stringify!($c),
+                    kind: ChainKind::Command,
+                    payload: <$ct as LuaPayload>::SHAPE,
+                    value: None,
+                    about: <$ct as LuaPayload>::ABOUT,
+                }, )*
+                $( ChainInfo {
+                    name: stringify!($q),
+                    kind: ChainKind::Query,
+                    payload: <$qi as LuaPayload>::SHAPE,
+                    value: Some(<$qo as LuaPayload>::SHAPE),
+                    about: <$qi as LuaPayload>::ABOUT,
+                }, )*
+                $( ChainInfo {
+                    name: stringify!($e),
+                    kind: ChainKind::Event,
+                    payload: <$et as LuaPayload>::SHAPE,
+                    value: None,
+                    about: <$et as LuaPayload>::ABOUT,
+                }, )*
             ];
 
             pub(super) fn new() -> Chains {
@@ -492,36 +302,36 @@ macro_rules! chains {
         /// Registers a script's modifier on the chain `name`.
         pub(crate) fn lua_modify(b: &mut Battle, name: &str, reg: LuaRegistration) -> Result<crate::chain::RegistrationId, String> {
             match name {
-                $( stringify!($c) => scripting::command_modifier(&mut b.chains.$c, reg), )*
-                $( stringify!($q) => Ok(scripting::query_modifier(&mut b.chains.$q, reg)), )*
+                $( stringify!($c) => register::command_modifier(&mut b.chains.$c, reg), )*
+                $( stringify!($q) => Ok(register::query_modifier(&mut b.chains.$q, reg)), )*
                 $( stringify!($e) => Err(format!("`{}` is an event: use react, not modify", stringify!($e))), )*
-                _ => Err(scripting::unknown_chain(name)),
+                _ => Err(register::unknown_chain(name)),
             }
         }
 
         /// Registers a script's reaction on the chain `name`.
         pub(crate) fn lua_react(b: &mut Battle, name: &str, reg: LuaRegistration) -> Result<crate::chain::RegistrationId, String> {
             match name {
-                $( stringify!($c) => scripting::command_reaction(&mut b.chains.$c, reg), )*
+                $( stringify!($c) => register::command_reaction(&mut b.chains.$c, reg), )*
                 $( stringify!($q) => Err(format!("`{}` is a query: queries have no reactions, use modify", stringify!($q))), )*
-                $( stringify!($e) => Ok(scripting::event_reaction(&mut b.chains.$e, reg)), )*
-                _ => Err(scripting::unknown_chain(name)),
+                $( stringify!($e) => Ok(register::event_reaction(&mut b.chains.$e, reg)), )*
+                _ => Err(register::unknown_chain(name)),
             }
         }
 
         /// Runs the command `name` with a payload built from a script's table.
         pub(crate) fn lua_command(b: &mut Battle, lua: &Lua, name: &str, payload: &Value) -> mlua::Result<Value> {
             match name {
-                $( stringify!($c) => scripting::run_command(b, lua, |b: &Battle| &b.chains.$c, payload), )*
-                _ => Err(mlua::Error::runtime(scripting::not_a(name, ChainKind::Command))),
+                $( stringify!($c) => register::run_command(b, lua, |b: &Battle| &b.chains.$c, payload), )*
+                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Command))),
             }
         }
 
         /// Computes the query `name` for an input given by a script.
         pub(crate) fn lua_query(b: &mut Battle, lua: &Lua, name: &str, input: &Value) -> mlua::Result<Value> {
             match name {
-                $( stringify!($q) => scripting::run_query(b, lua, |b: &Battle| &b.chains.$q, input), )*
-                _ => Err(mlua::Error::runtime(scripting::not_a(name, ChainKind::Query))),
+                $( stringify!($q) => register::run_query(b, lua, |b: &Battle| &b.chains.$q, input), )*
+                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Query))),
             }
         }
     };
@@ -606,8 +416,5 @@ chains! {
 
 /// The kind of the chain called `name`, if there is one.
 pub fn chain_kind(name: &str) -> Option<ChainKind> {
-    Chains::ALL
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, k)| *k)
+    Chains::ALL.iter().find(|c| c.name == name).map(|c| c.kind)
 }

@@ -1,22 +1,36 @@
 //! Paying for blueprints, their cooldowns, and what buildings produce after every wave.
+//!
+//! The payment rule ([`Battle::payment`]) and a blueprint's current cost and cooldown
+//! ([`Battle::cost`], [`Battle::cooldown`]) are asked of the battle by the client and the
+//! autopilot, never worked out again there.
 
-use super::Battle;
 use super::chains::{Gain, StatOf};
 use super::entity::{EntityId, EntityKind};
+use super::{Battle, Cmd};
 use crate::content::{BlueprintId, Cost};
+
+/// How a cost is paid: what is taken of each resource.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payment {
+    /// Energy taken.
+    pub energy: f64,
+    /// Materials taken: the cost's materials and any energy the player lacks.
+    pub materials: f64,
+}
 
 impl Battle {
     /// Pays a cost: materials, and energy of which any shortfall is paid with materials.
     pub(super) fn pay(&mut self, cost: Cost) -> Result<(), String> {
-        let (energy, materials) = self.split_cost(cost)?;
+        let paid = self.payment(cost)?;
         let p = &mut self.state.player;
-        p.energy -= energy;
-        p.materials -= materials;
+        p.energy -= paid.energy;
+        p.materials -= paid.materials;
         Ok(())
     }
 
-    /// How a cost would be paid now: the energy and the materials taken, or why it cannot be.
-    pub(super) fn split_cost(&self, cost: Cost) -> Result<(f64, f64), String> {
+    /// The payment rule: how `cost` would be paid now — energy first, what energy lacks in
+    /// materials — or why the player cannot pay it, in words for the player.
+    pub fn payment(&self, cost: Cost) -> Result<Payment, String> {
         let p = &self.state.player;
         let from_energy = cost.energy.min(p.energy).max(0.0);
         let materials = cost.materials + (cost.energy - from_energy).max(0.0);
@@ -37,7 +51,35 @@ impl Battle {
                 num(p.materials)
             ));
         }
-        Ok((from_energy, materials))
+        Ok(Payment {
+            energy: from_energy,
+            materials,
+        })
+    }
+
+    /// What using blueprint `id` costs now, modifiers included. Computed for display: it leaves
+    /// the battle as it was.
+    pub fn cost(&mut self, id: BlueprintId) -> Cost {
+        self.look(
+            |b| &b.chains.blueprint_cost,
+            &StatOf {
+                blueprint: id,
+                entity: None,
+            },
+        )
+    }
+
+    /// The waves blueprint `id` waits after a use now, modifiers included (whole waves, as the
+    /// battle counts them). Computed for display: it leaves the battle as it was.
+    pub fn cooldown(&mut self, id: BlueprintId) -> u32 {
+        let waves = self.look(
+            |b| &b.chains.cooldown,
+            &StatOf {
+                blueprint: id,
+                entity: None,
+            },
+        );
+        whole_waves(waves)
     }
 
     /// Puts every blueprint of the collection on its starting cooldown.
@@ -51,7 +93,7 @@ impl Battle {
                 },
             );
             if waves >= 1.0 {
-                self.state.cooldowns.insert(id, waves as u32);
+                self.state.cooldowns.insert(id, whole_waves(waves));
             }
         }
     }
@@ -66,7 +108,7 @@ impl Battle {
             },
         );
         if waves >= 1.0 {
-            self.state.cooldowns.insert(id, waves as u32);
+            self.state.cooldowns.insert(id, whole_waves(waves));
         }
     }
 
@@ -96,34 +138,17 @@ impl Battle {
             if self.state.entities.get(id).is_none() || self.paralyzed(id) {
                 continue;
             }
-            let [fuel, materials, energy] = self.production_of(id, blueprint);
-            let source = Some(id);
-            if fuel > 0.0 {
-                self.command(
-                    |b| &b.chains.add_fuel,
-                    Gain {
-                        amount: fuel,
-                        source,
-                    },
-                );
-            }
-            if materials > 0.0 {
-                self.command(
-                    |b| &b.chains.add_materials,
-                    Gain {
-                        amount: materials,
-                        source,
-                    },
-                );
-            }
-            if energy > 0.0 {
-                self.command(
-                    |b| &b.chains.add_energy,
-                    Gain {
-                        amount: energy,
-                        source,
-                    },
-                );
+            // In the order of `production_of`: fuel, materials, energy.
+            let chains: [fn(&Battle) -> &Cmd<Gain>; 3] = [
+                |b| &b.chains.add_fuel,
+                |b| &b.chains.add_materials,
+                |b| &b.chains.add_energy,
+            ];
+            for (chain, amount) in chains.into_iter().zip(self.production_of(id, blueprint)) {
+                if amount > 0.0 {
+                    let source = Some(id);
+                    self.command(chain, Gain { amount, source });
+                }
             }
         }
         self.wave_effects();
@@ -144,6 +169,11 @@ impl Battle {
             self.query(|b| &b.chains.energy_production, &stat),
         ]
     }
+}
+
+/// A cooldown as whole waves: fractions are dropped, nonsense (negative, NaN) is none.
+fn whole_waves(waves: f64) -> u32 {
+    waves as u32
 }
 
 fn num(v: f64) -> String {

@@ -139,7 +139,7 @@ impl Battle {
                 entity: None,
             },
         );
-        self.split_cost(cost)?;
+        self.payment(cost)?;
         Ok((id, tile, cost))
     }
 
@@ -202,7 +202,7 @@ impl Battle {
 
     /// Puts the configured Hub building on the Hub's tile, for free.
     pub(super) fn place_hub(&mut self) {
-        let (Some(hub), Some(field)) = (self.config.hub.clone(), self.field.clone()) else {
+        let (Some(hub), Some(field)) = (self.config.start.hub.clone(), self.field.clone()) else {
             return;
         };
         let Some(id) = self.content.blueprint_id(&hub) else {

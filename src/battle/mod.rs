@@ -15,12 +15,10 @@ pub mod effects;
 pub mod entity;
 pub mod field;
 mod lifecycle;
-mod lua_api;
 mod movement;
 mod placement;
 pub mod preview;
 pub mod reload;
-pub mod replay;
 mod rules;
 pub mod scripting;
 pub mod shape;
@@ -44,15 +42,17 @@ use crate::worldgen::{Pos, World};
 
 pub use barriers::Barrier;
 pub use chains::{
-    ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave,
-    chain_kind,
+    ChainInfo, ChainKind, Chains, Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf,
+    Wave, chain_kind,
 };
 pub use describe::BlueprintView;
+pub use economy::Payment;
 pub use effects::{Effect, Lasting, Stacking};
 pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use preview::SegmentCover;
 pub use scripting::ScriptHost;
+pub use scripting::payload::{Access, LuaShape, PayloadField};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
@@ -73,14 +73,13 @@ pub type Qry<I, O> = chain::Query<Battle, EntityId, I, O>;
 /// An event chain of the battle.
 pub type Evt<T> = chain::Event<Battle, EntityId, T>;
 
-/// How a battle starts.
-#[derive(Clone, Debug)]
-pub struct BattleConfig {
+/// Everything a battle starts from apart from its world: the seed, the waves, what the player
+/// holds and the level's terms. It serialises, so a level set-up and a battle record store it as
+/// it is; a new starting value is one field here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Start {
     /// The battle's seed (a branch of the level's seed).
     pub seed: Seed,
-    /// The world it is fought on. Without one (in tests of the rules alone) there are no paths to
-    /// walk and no tiles to check placements against.
-    pub world: Option<Arc<World>>,
     /// What each wave sends, in order.
     pub waves: Vec<WaveSpawns>,
     /// The blueprints the player has; `None` means every blueprint of the content.
@@ -97,16 +96,14 @@ pub struct BattleConfig {
     pub hull: f64,
     /// Fuel needed to win the level.
     pub fuel_goal: f64,
-    /// Limits for mod scripts.
-    pub script_limits: Limits,
 }
 
-impl BattleConfig {
-    /// A configuration with the given seed and the skeleton's starting values.
-    pub fn new(seed: Seed) -> Self {
-        BattleConfig {
+impl Start {
+    /// The given seed with the skeleton's starting values: no waves, every blueprint, no Hub,
+    /// 30 materials, no energy under a cap of 50, 20 hull and a fuel goal of 100.
+    pub fn new(seed: Seed) -> Start {
+        Start {
             seed,
-            world: None,
             waves: Vec::new(),
             collection: None,
             hub: None,
@@ -115,6 +112,35 @@ impl BattleConfig {
             energy_cap: 50.0,
             hull: 20.0,
             fuel_goal: 100.0,
+        }
+    }
+}
+
+/// How a battle starts: its [`Start`], the world it is fought on, and the scripts' limits.
+#[derive(Clone, Debug)]
+pub struct BattleConfig {
+    /// The seed, waves, player's holdings and the level's terms.
+    pub start: Start,
+    /// The world it is fought on. Without one (in tests of the rules alone) there are no paths to
+    /// walk and no tiles to check placements against.
+    pub world: Option<Arc<World>>,
+    /// Limits for mod scripts.
+    pub script_limits: Limits,
+}
+
+impl BattleConfig {
+    /// A configuration with the given seed and the skeleton's starting values, without a world.
+    pub fn new(seed: Seed) -> Self {
+        BattleConfig::from(Start::new(seed))
+    }
+}
+
+impl From<Start> for BattleConfig {
+    /// A battle from `start`, without a world, with the default script limits.
+    fn from(start: Start) -> Self {
+        BattleConfig {
+            start,
+            world: None,
             script_limits: Limits::default(),
         }
     }
@@ -342,20 +368,21 @@ impl Battle {
     /// Starts a battle with the given content. Every mod's scripts load now; a script that fails
     /// is reported in the log and the battle goes on without it.
     pub fn new(content: Arc<ContentDb>, config: BattleConfig) -> Battle {
-        let script_seed = config.seed.branch("scripts");
+        let start = &config.start;
+        let script_seed = start.seed.branch("scripts");
         let state = BattleState {
             tick: 0,
             phase: Phase::Build,
             wave: 0,
             entities: SlotMap::with_key(),
             player: Player {
-                materials: config.materials,
-                energy: config.energy,
+                materials: start.materials,
+                energy: start.energy,
                 fuel: 0.0,
-                fuel_goal: config.fuel_goal,
-                hull: config.hull,
+                fuel_goal: start.fuel_goal,
+                hull: start.hull,
             },
-            rng: config.seed.branch("simulation").rng(),
+            rng: start.seed.branch("simulation").rng(),
             script_rngs: content
                 .mods
                 .iter()
@@ -370,7 +397,7 @@ impl Battle {
             delayed: Vec::new(),
             barriers: Vec::new(),
         };
-        let collection = match &config.collection {
+        let collection = match &start.collection {
             None => (0..content.blueprints.len() as u32)
                 .map(BlueprintId)
                 .collect(),
@@ -683,9 +710,20 @@ impl Battle {
         self.previewing
     }
 
+    /// Computes a query for display or planning, as a player looking at the game would: modifiers
+    /// included, but whatever scripts get wrong meanwhile is neither counted nor logged, so
+    /// looking never changes the battle.
+    pub fn look<I: chain::Subject<EntityId>, O>(
+        &mut self,
+        chain: impl Fn(&Battle) -> &Qry<I, O>,
+        input: &I,
+    ) -> O {
+        self.preview(|b| b.query(chain, input))
+    }
+
     /// Runs `f` for display only: whatever scripts get wrong meanwhile is neither counted toward
     /// switching their mod off nor logged.
-    pub(crate) fn preview<R>(&mut self, f: impl FnOnce(&mut Battle) -> R) -> R {
+    fn preview<R>(&mut self, f: impl FnOnce(&mut Battle) -> R) -> R {
         let outer = std::mem::replace(&mut self.previewing, true);
         let result = f(self);
         self.previewing = outer;

@@ -136,9 +136,9 @@ impl Battle {
 
         // A new battle brings the new rules and scripts; the Hub is already in the state.
         let mut config = self.config.clone();
-        let hub = config.hub.take();
+        let hub = config.start.hub.take();
         let mut fresh = Battle::new(content, config);
-        fresh.config.hub = hub;
+        fresh.config.start.hub = hub;
         fresh.field = self.field.clone();
         if !same_mods {
             state.script_rngs = fresh.state.script_rngs.clone();

@@ -215,5 +215,5 @@ pub(super) fn base_descriptions(b: &mut Battle, s: &StatOf) -> Vec<String> {
 
 /// The energy cap of the battle's configuration.
 pub(super) fn base_energy_cap(b: &mut Battle, _: &()) -> f64 {
-    b.config().energy_cap
+    b.config().start.energy_cap
 }

@@ -42,8 +42,8 @@ impl Battle {
     /// Starts the next wave through the `start_wave` command (which content may cancel).
     pub(super) fn start_wave(&mut self) -> Result<(), String> {
         if self.state.phase == Phase::Build
-            && self.state.wave as usize >= self.config.waves.len()
-            && !self.config.waves.is_empty()
+            && self.state.wave as usize >= self.config.start.waves.len()
+            && !self.config.start.waves.is_empty()
         {
             return Err("there are no more waves".into());
         }
@@ -62,7 +62,7 @@ impl Battle {
 
     /// Queues the attackers of wave `number` (from 1), relative to the current tick.
     pub(super) fn queue_wave(&mut self, number: u32) {
-        let Some(wave) = self.config.waves.get(number as usize - 1).cloned() else {
+        let Some(wave) = self.config.start.waves.get(number as usize - 1).cloned() else {
             return;
         };
         let now = self.state.tick;

@@ -1,7 +1,5 @@
 //! `rampart check`: validate every enabled mod without playing.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use rampart::battle::ScriptHost;
@@ -9,11 +7,11 @@ use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostics;
 use rampart::lua::Limits;
 
-use super::{find_mods, print_diagnostics};
+use super::{Context, Failure, print_diagnostics};
 
 /// Loads everything, prints every problem, and fails if any is an error.
-pub fn run(extra: &[PathBuf]) -> ExitCode {
-    let found = find_mods(extra);
+pub fn run(context: &Context) -> Result<(), Failure> {
+    let found = context.find_mods();
     let mut diagnostics = Diagnostics::new();
     diagnostics.extend(found.mods.diagnostics.iter().cloned());
     let (content, content_diagnostics) = ContentDb::load(&found.mods);
@@ -45,9 +43,9 @@ pub fn run(extra: &[PathBuf]) -> ExitCode {
         plural(diagnostics.warning_count()),
     );
     if diagnostics.has_errors() {
-        ExitCode::FAILURE
+        Err(Failure::Found(None))
     } else {
-        ExitCode::SUCCESS
+        Ok(())
     }
 }
 

@@ -3,18 +3,18 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
 
 use rampart::content::ContentDb;
+use rampart::diagnostics::did_you_mean;
 use rampart::modding::watch::FileWatcher;
 use rampart::rng::Seed;
 use rampart::terrain::ObstacleKind;
 use rampart::worldgen::{World, WorldParams, generate_world, render_png};
 
-use super::{find_mods, print_diagnostics};
+use super::{Context, Failure, print_diagnostics};
 
 /// Options of `rampart generate`.
 #[derive(Debug, Args)]
@@ -58,35 +58,19 @@ fn default_lengths(paths: usize) -> Option<Vec<u32>> {
 }
 
 /// Runs the command.
-pub fn run(extra: &[PathBuf], args: &GenerateArgs) -> ExitCode {
-    let found = find_mods(extra);
-    let (mut content, diagnostics) = ContentDb::load(&found.mods);
-    let errors: Vec<_> = found
-        .mods
-        .diagnostics
-        .iter()
-        .chain(diagnostics.iter())
-        .filter(|d| d.is_error())
-        .collect();
-    print_diagnostics(errors.iter().copied());
-
+pub fn run(context: &Context, args: &GenerateArgs) -> Result<(), Failure> {
+    let mut content = context.load_content();
     let lengths = match (args.paths, args.lengths.is_empty()) {
         (_, false) if args.paths.is_some_and(|p| p != args.lengths.len()) => {
-            eprintln!(
-                "error: --paths {} does not match the {} --lengths given",
+            return Err(Failure::error(format!(
+                "--paths {} does not match the {} --lengths given",
                 args.paths.unwrap_or(0),
                 args.lengths.len()
-            );
-            return ExitCode::FAILURE;
+            )));
         }
         (_, false) => args.lengths.clone(),
-        (paths, true) => match default_lengths(paths.unwrap_or(3)) {
-            Some(l) => l,
-            None => {
-                eprintln!("error: give --lengths for more than 4 paths");
-                return ExitCode::FAILURE;
-            }
-        },
+        (paths, true) => default_lengths(paths.unwrap_or(3))
+            .ok_or_else(|| Failure::error("give --lengths for more than 4 paths"))?,
     };
     let mut params = WorldParams::with_lengths(lengths);
     params.extra_branches = args.branches;
@@ -96,53 +80,44 @@ pub fn run(extra: &[PathBuf], args: &GenerateArgs) -> ExitCode {
         None => match content.terrain("core:hills").or(content.terrains.first()) {
             Some(t) => t.id.clone(),
             None => {
-                eprintln!(
-                    "error: no terrain types are loaded (looked in every mod's terrain/ folder)"
-                );
-                return ExitCode::FAILURE;
+                return Err(Failure::error(
+                    "no terrain types are loaded (looked in every mod's terrain/ folder)",
+                ));
             }
         },
     };
     if content.terrain(&terrain_id).is_none() {
-        let known: Vec<&str> = content.terrains.iter().map(|t| t.id.as_str()).collect();
-        eprintln!(
-            "error: there is no terrain type `{terrain_id}`; loaded: {}",
-            known.join(", ")
-        );
-        return ExitCode::FAILURE;
+        let known = content.terrains.iter().map(|t| t.id.as_str());
+        let hint = did_you_mean(&terrain_id, known.clone())
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        return Err(Failure::error(format!(
+            "there is no terrain type `{terrain_id}`{hint}; loaded: {}",
+            known.collect::<Vec<_>>().join(", ")
+        )));
     }
 
-    if !generate_once(&content, &terrain_id, &params, args) {
-        return ExitCode::FAILURE;
-    }
+    generate_once(&content, &terrain_id, &params, args)?;
     if !args.watch {
-        return ExitCode::SUCCESS;
+        return Ok(());
     }
     watch(&mut content, &terrain_id, &params, args)
 }
 
-/// Generates and writes the outputs; false on failure (reported).
+/// Generates and writes the outputs.
 fn generate_once(
     content: &ContentDb,
     terrain_id: &str,
     params: &WorldParams,
     args: &GenerateArgs,
-) -> bool {
-    let Some(terrain) = content.terrain(terrain_id) else {
-        return false;
-    };
-    let world = match generate_world(params, terrain, Seed(args.seed)) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return false;
-        }
-    };
-    if let Some(png) = &args.png
-        && let Err(e) = render_png(&world, terrain, png)
-    {
-        eprintln!("error: cannot write {}: {e}", png.display());
-        return false;
+) -> Result<(), Failure> {
+    let terrain = content
+        .terrain(terrain_id)
+        .ok_or_else(|| Failure::error(format!("the terrain type `{terrain_id}` is gone")))?;
+    let world = generate_world(params, terrain, Seed(args.seed)).map_err(Failure::error)?;
+    if let Some(png) = &args.png {
+        std::fs::write(png, render_png(&world, terrain))
+            .map_err(|e| Failure::error(format!("cannot write {}: {e}", png.display())))?;
     }
     match args.json.as_deref() {
         Some("-") => {
@@ -151,15 +126,13 @@ fn generate_once(
             let _ = out.flush();
         }
         Some(path) => {
-            if let Err(e) = std::fs::write(path, world.to_json_pretty() + "\n") {
-                eprintln!("error: cannot write {path}: {e}");
-                return false;
-            }
+            std::fs::write(path, world.to_json_pretty() + "\n")
+                .map_err(|e| Failure::error(format!("cannot write {path}: {e}")))?;
             println!("{}", summary(&world));
         }
         None => println!("{}", summary(&world)),
     }
-    true
+    Ok(())
 }
 
 /// One line about a world, for the terminal.
@@ -197,7 +170,7 @@ fn watch(
     terrain_id: &str,
     params: &WorldParams,
     args: &GenerateArgs,
-) -> ExitCode {
+) -> Result<(), Failure> {
     let roots: Vec<PathBuf> = content
         .mods
         .iter()
@@ -205,13 +178,8 @@ fn watch(
         .filter(|r| r.join("terrain").is_dir())
         .map(|r| r.join("terrain"))
         .collect();
-    let watcher = match FileWatcher::new(&roots) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("error: cannot watch the terrain folders: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let watcher = FileWatcher::new(&roots)
+        .map_err(|e| Failure::error(format!("cannot watch the terrain folders: {e}")))?;
     eprintln!(
         "watching {} terrain folder(s); save a .terrain file to regenerate, Ctrl-C to stop",
         roots.len()
@@ -237,8 +205,14 @@ fn watch(
                 }
             }
         }
-        if ok && generate_once(content, terrain_id, params, args) {
-            let _ = std::io::stdout().flush();
+        if ok {
+            // A world that fails is reported and the last good one stays; watching goes on.
+            match generate_once(content, terrain_id, params, args) {
+                Ok(()) => {
+                    let _ = std::io::stdout().flush();
+                }
+                Err(failure) => eprintln!("error: {}", failure.message().unwrap_or_default()),
+            }
         }
     }
 }

@@ -11,7 +11,6 @@ mod waves;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
@@ -24,7 +23,14 @@ use rampart::modding::{ModSet, ModSettings, UserDirs, mod_dirs};
 /// Mods are folders with a mod.ron; they are read from ./mods, from the user data folder's
 /// mods/ (or $RAMPART_HOME/mods), and from every --mods-dir.
 #[derive(Debug, Parser)]
-#[command(name = "rampart", version, propagate_version = true)]
+#[command(
+    name = "rampart",
+    version,
+    propagate_version = true,
+    after_help = "Exit status: 0 when all went well; 1 when what the command examined has errors \
+                  (the mods' content, a replay that does not match), having done what it could \
+                  with the rest; 2 when it could not do what was asked."
+)]
 pub struct Cli {
     /// An extra folder to load mods from (may be repeated).
     #[arg(long = "mods-dir", value_name = "DIR", global = true)]
@@ -74,21 +80,117 @@ pub fn init_logging(level: &str) {
         .init();
 }
 
-/// Runs the chosen command.
-pub fn run(cli: Cli) -> ExitCode {
-    match cli
-        .command
-        .unwrap_or_else(|| Command::Play(play::PlayArgs::default()))
-    {
-        Command::Play(args) => play::run(&cli.mods_dirs, &args),
-        Command::Check => check::run(&cli.mods_dirs),
-        Command::Mods(args) => mods::run(&cli.mods_dirs, &args),
-        Command::Generate(args) => generate::run(&cli.mods_dirs, &args),
-        Command::Replay(args) => replay::run(&cli.mods_dirs, &args),
-        Command::Waves(args) => waves::run(&cli.mods_dirs, &args),
-        Command::Simulate(args) => simulate::run(&cli.mods_dirs, &args),
-        Command::Try(args) => trial::run(&cli.mods_dirs, &args),
+/// Why a command did not succeed. `main` prints it and exits with its [`Failure::code`]: the one
+/// exit-code policy of `rampart`, written in `--help`.
+#[derive(Debug)]
+pub enum Failure {
+    /// What the command examined has errors — the mods' content (printed as diagnostics as it
+    /// loaded), a replay that does not match: exit 1. The command did what it could with the
+    /// rest. `None` when everything was said already (`rampart check`'s summary).
+    Found(Option<String>),
+    /// The command could not do what was asked — an argument, an id, a file it cannot read or
+    /// write, a run that cannot be set up: exit 2 (as for arguments `clap` refuses).
+    Error(String),
+}
+
+impl Failure {
+    /// Exit 2 with `message`.
+    pub fn error(message: impl std::fmt::Display) -> Failure {
+        Failure::Error(message.to_string())
     }
+
+    /// The process's exit code.
+    pub fn code(&self) -> u8 {
+        match self {
+            Failure::Found(_) => 1,
+            Failure::Error(_) => 2,
+        }
+    }
+
+    /// What is left to say, if anything.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Failure::Found(message) => message.as_deref(),
+            Failure::Error(message) => Some(message),
+        }
+    }
+}
+
+/// What every command gets: the extra mod folders, and a count of the content errors printed
+/// while loading, which decides the exit code when the command itself succeeds.
+pub struct Context {
+    mods_dirs: Vec<PathBuf>,
+    content_errors: std::cell::Cell<usize>,
+}
+
+impl Context {
+    /// The context of one command line.
+    pub fn new(mods_dirs: Vec<PathBuf>) -> Context {
+        Context {
+            mods_dirs,
+            content_errors: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The folders given with `--mods-dir` (the game's hot reload looks in them again).
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub fn mods_dirs(&self) -> &[PathBuf] {
+        &self.mods_dirs
+    }
+
+    /// Finds the mods, reporting a broken settings file as a diagnostic.
+    pub fn find_mods(&self) -> Found {
+        find_mods(&self.mods_dirs)
+    }
+
+    /// Finds and loads the mods' content, printing its errors; content with errors is left out
+    /// and the rest is returned. The errors are counted toward the exit code.
+    pub fn load_content(&self) -> ContentDb {
+        let found = self.find_mods();
+        let (content, diagnostics) = ContentDb::load(&found.mods);
+        let errors: Vec<&Diagnostic> = found
+            .mods
+            .diagnostics
+            .iter()
+            .chain(diagnostics.iter())
+            .filter(|d| d.is_error())
+            .collect();
+        self.content_errors
+            .set(self.content_errors.get() + errors.len());
+        print_diagnostics(errors);
+        content
+    }
+
+    /// Success, unless content errors were printed: then exit 1, the command having used what
+    /// loaded.
+    fn finish(&self) -> Result<(), Failure> {
+        match self.content_errors.get() {
+            0 => Ok(()),
+            n => Err(Failure::Found(Some(format!(
+                "the mods have {n} error{} (above); their content was left out",
+                if n == 1 { "" } else { "s" }
+            )))),
+        }
+    }
+}
+
+/// Runs the chosen command.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    let context = Context::new(cli.mods_dirs);
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Play(play::PlayArgs::default()));
+    match command {
+        Command::Play(args) => play::run(&context, &args),
+        Command::Check => check::run(&context),
+        Command::Mods(args) => mods::run(&context, &args),
+        Command::Generate(args) => generate::run(&context, &args),
+        Command::Replay(args) => replay::run(&context, &args),
+        Command::Waves(args) => waves::run(&context, &args),
+        Command::Simulate(args) => simulate::run(&context, &args),
+        Command::Try(args) => trial::run(&context, &args),
+    }?;
+    context.finish()
 }
 
 /// The player's folders and mod choices, and the mods found with them.
@@ -128,36 +230,23 @@ pub fn find_mods(extra: &[PathBuf]) -> Found {
     }
 }
 
-/// Finds and loads the mods' content, printing the errors (content with errors is left out).
-pub fn load_content(extra: &[PathBuf]) -> ContentDb {
-    let found = find_mods(extra);
-    let (content, diagnostics) = ContentDb::load(&found.mods);
-    print_diagnostics(
-        found
-            .mods
-            .diagnostics
-            .iter()
-            .chain(diagnostics.iter())
-            .filter(|d| d.is_error()),
-    );
-    content
-}
-
 /// Writes `json` to the `--json` target (a file, or standard output for `-`); without one, or
 /// after writing a file, prints `text()` for the terminal.
-pub fn write_output(target: Option<&str>, json: &str, text: impl FnOnce() -> String) -> ExitCode {
+pub fn write_output(
+    target: Option<&str>,
+    json: &str,
+    text: impl FnOnce() -> String,
+) -> Result<(), Failure> {
     match target {
         Some("-") => println!("{json}"),
         Some(path) => {
-            if let Err(e) = std::fs::write(path, format!("{json}\n")) {
-                eprintln!("error: cannot write {path}: {e}");
-                return ExitCode::FAILURE;
-            }
+            std::fs::write(path, format!("{json}\n"))
+                .map_err(|e| Failure::error(format!("cannot write {path}: {e}")))?;
             println!("{}", text());
         }
         None => println!("{}", text()),
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// Prints diagnostics to stderr, in colour on a terminal.

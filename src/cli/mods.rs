@@ -1,13 +1,10 @@
 //! `rampart mods`: which mods load, in which order, from where; switching them on and off.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
-
 use clap::Args;
 
 use rampart::modding::{ModInfo, ModState};
 
-use super::{find_mods, print_diagnostics};
+use super::{Context, Failure, print_diagnostics};
 
 /// Options of `rampart mods`.
 #[derive(Debug, Args)]
@@ -21,8 +18,8 @@ pub struct ModsArgs {
 }
 
 /// Applies any switches, then lists the mods.
-pub fn run(extra: &[PathBuf], args: &ModsArgs) -> ExitCode {
-    let mut found = find_mods(extra);
+pub fn run(context: &Context, args: &ModsArgs) -> Result<(), Failure> {
+    let mut found = context.find_mods();
     if !args.enable.is_empty() || !args.disable.is_empty() {
         let known = |id: &str| {
             found
@@ -34,13 +31,15 @@ pub fn run(extra: &[PathBuf], args: &ModsArgs) -> ExitCode {
         };
         for id in args.enable.iter().chain(&args.disable) {
             if !known(id) {
-                eprintln!("error: there is no mod `{id}` in the mods folders");
-                return ExitCode::FAILURE;
+                return Err(Failure::error(format!(
+                    "there is no mod `{id}` in the mods folders"
+                )));
             }
         }
         let Some(user) = found.user.as_ref() else {
-            eprintln!("error: no user settings folder on this system; set RAMPART_HOME");
-            return ExitCode::FAILURE;
+            return Err(Failure::error(
+                "no user settings folder on this system; set RAMPART_HOME",
+            ));
         };
         for id in &args.enable {
             found.settings.set_enabled(id, true);
@@ -49,18 +48,18 @@ pub fn run(extra: &[PathBuf], args: &ModsArgs) -> ExitCode {
             found.settings.set_enabled(id, false);
         }
         let path = user.settings_file();
-        if let Err(e) = found.settings.save(&path) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
+        found
+            .settings
+            .save(&path)
+            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
         println!("saved mod settings to {}", path.display());
-        found = find_mods(extra);
+        found = context.find_mods();
     }
 
     print_diagnostics(found.mods.diagnostics.iter());
     if found.mods.mods.is_empty() && found.mods.others.is_empty() {
         println!("no mods found (looked in ./mods, the user mods folder and every --mods-dir)");
-        return ExitCode::SUCCESS;
+        return Ok(());
     }
     println!(
         "{:<4} {:<20} {:<10} {:<10} {:<10} folder",
@@ -72,7 +71,7 @@ pub fn run(extra: &[PathBuf], args: &ModsArgs) -> ExitCode {
     for (m, state) in &found.mods.others {
         print_row("-", m, *state);
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 fn print_row(position: &str, m: &ModInfo, state: ModState) {

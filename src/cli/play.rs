@@ -1,9 +1,10 @@
 //! `rampart play`: the game window (with the `client` feature).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
+
+use super::{Context, Failure};
 
 /// Options of `rampart play`.
 #[derive(Debug, Default, Args)]
@@ -15,28 +16,25 @@ pub struct PlayArgs {
     pub scene: Option<PathBuf>,
 }
 
-/// Opens the game.
+/// Opens the game. Content errors are printed before the window opens (and shown in the game
+/// as they are fixed); they make the exit code 1 when the game closes.
 #[cfg(feature = "client")]
-pub fn run(extra: &[PathBuf], args: &PlayArgs) -> ExitCode {
+pub fn run(context: &Context, args: &PlayArgs) -> Result<(), Failure> {
     use std::sync::Arc;
 
-    use rampart::client::{ClientOptions, LoadContent};
+    use rampart::client::{ClientError, ClientOptions, LoadContent};
     use rampart::content::ContentDb;
 
-    let mut extra = extra.to_vec();
+    let mut extra = context.mods_dirs().to_vec();
     let scene = match &args.scene {
-        Some(dir) => match scene_folder(dir, &mut extra) {
-            Ok(dir) => Some(dir),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+        Some(dir) => Some(scene_folder(dir, &mut extra).map_err(Failure::error)?),
         None => None,
     };
-    let content = Arc::new(super::load_content(&extra));
+    // The scene works in its own folder with absolute mod folders, so it loads from those.
+    let context = Context::new(extra);
+    let content = Arc::new(context.load_content());
     let watch = content.mods.iter().map(|m| m.root.clone()).collect();
-    let dirs = extra;
+    let dirs = context.mods_dirs().to_vec();
     let reload: LoadContent = Arc::new(move || {
         let found = super::find_mods(&dirs);
         let (content, mut diagnostics) = ContentDb::load(&found.mods);
@@ -49,6 +47,11 @@ pub fn run(extra: &[PathBuf], args: &PlayArgs) -> ExitCode {
         watch,
         scene,
     })
+    .map_err(|e| match e {
+        ClientError::Failed(_) => Failure::Found(Some(e.to_string())),
+        ClientError::NoDisplay(_) | ClientError::Crashed => Failure::error(e),
+    })?;
+    context.finish()
 }
 
 /// Prepares the scripted scene's folder: the scene edits a terrain file to show hot reload, so
@@ -82,10 +85,9 @@ fn scene_folder(dir: &std::path::Path, extra: &mut [PathBuf]) -> Result<PathBuf,
 
 /// Says that this build has no game.
 #[cfg(not(feature = "client"))]
-pub fn run(_extra: &[PathBuf], _args: &PlayArgs) -> ExitCode {
-    eprintln!(
-        "error: this build of rampart has no game client (it was built without the `client` \
-         feature); `rampart check`, `rampart mods` and the other commands work"
-    );
-    ExitCode::FAILURE
+pub fn run(_context: &Context, _args: &PlayArgs) -> Result<(), Failure> {
+    Err(Failure::error(
+        "this build of rampart has no game client (it was built without the `client` \
+         feature); `rampart check`, `rampart mods` and the other commands work",
+    ))
 }

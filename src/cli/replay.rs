@@ -1,15 +1,13 @@
 //! `rampart replay`: play a recorded battle again and check every state hash it recorded.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
 
-use rampart::battle::replay::Replay;
-use rampart::content::ContentDb;
+use rampart::level::replay::Replay;
 
-use super::{find_mods, print_diagnostics};
+use super::{Context, Failure};
 
 /// Options of `rampart replay`.
 #[derive(Debug, Args)]
@@ -18,25 +16,12 @@ pub struct ReplayArgs {
     pub file: PathBuf,
 }
 
-/// Runs the command.
-pub fn run(extra: &[PathBuf], args: &ReplayArgs) -> ExitCode {
-    let replay = match read(&args.file) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {}: {e}", args.file.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let found = find_mods(extra);
-    let (content, diagnostics) = ContentDb::load(&found.mods);
-    print_diagnostics(
-        found
-            .mods
-            .diagnostics
-            .iter()
-            .chain(diagnostics.iter())
-            .filter(|d| d.is_error()),
-    );
+/// Runs the command: a record that does not match is a finding (exit 1), one that cannot be
+/// read an error (exit 2).
+pub fn run(context: &Context, args: &ReplayArgs) -> Result<(), Failure> {
+    let replay =
+        read(&args.file).map_err(|e| Failure::error(format!("{}: {e}", args.file.display())))?;
+    let content = context.load_content();
     let mods: Vec<(String, String)> = content
         .mods
         .iter()
@@ -57,19 +42,14 @@ pub fn run(extra: &[PathBuf], args: &ReplayArgs) -> ExitCode {
             content.content_hash()
         );
     }
-    match replay.verify(&Arc::new(content)) {
-        Ok(matched) => {
-            println!(
-                "replay verified: {matched} state hashes match, up to tick {} ({:016x})",
-                replay.end.0, replay.end.1
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: the replay does not match: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let matched = replay
+        .verify(&Arc::new(content))
+        .map_err(|e| Failure::Found(Some(format!("the replay does not match: {e}"))))?;
+    println!(
+        "replay verified: {matched} state hashes match, up to tick {} ({:016x})",
+        replay.end.0, replay.end.1
+    );
+    Ok(())
 }
 
 fn read(path: &Path) -> Result<Replay, String> {

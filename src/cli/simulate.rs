@@ -2,7 +2,6 @@
 //! distribution of levels reached.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
@@ -10,10 +9,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use rampart::autopilot::{RunReport, play_run};
-use rampart::battle::replay::Replay;
+use rampart::level::replay::Replay;
 use rampart::run::RunConfig;
 
-use super::{load_content, write_output};
+use super::{Context, Failure, write_output};
 
 /// Options of `rampart simulate`.
 #[derive(Debug, Args)]
@@ -49,18 +48,15 @@ struct Sweep<'a> {
 }
 
 /// Runs the command.
-pub fn run(extra: &[PathBuf], args: &SimulateArgs) -> ExitCode {
+pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     if args.runs == 0 || args.levels == 0 {
-        eprintln!("error: --runs and --levels must be at least 1");
-        return ExitCode::FAILURE;
+        return Err(Failure::error("--runs and --levels must be at least 1"));
     }
-    if let Some(dir) = &args.record
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("error: cannot create {}: {e}", dir.display());
-        return ExitCode::FAILURE;
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::error(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let content = Arc::new(load_content(extra));
+    let content = Arc::new(context.load_content());
     let mut progress = Progress::new(args.runs);
     let mut reports = Vec::new();
     let mut record_error = None;
@@ -84,16 +80,14 @@ pub fn run(extra: &[PathBuf], args: &SimulateArgs) -> ExitCode {
             Ok(r) => reports.push(r),
             Err(e) => {
                 progress.finish();
-                eprintln!("error: run {seed}: {e}");
-                return ExitCode::FAILURE;
+                return Err(Failure::error(format!("run {seed}: {e}")));
             }
         }
         progress.inc();
     }
     progress.finish();
     if let Some(e) = record_error {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
+        return Err(Failure::error(e));
     }
     if args.runs == 1 {
         let report = &reports[0];

@@ -3,8 +3,6 @@
 //! the game client: the same content, scripts and rules as a real battle, on a hand-drawn world
 //! where nothing else gets in the way.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
@@ -17,7 +15,7 @@ use rampart::content::{ContentDb, Placement};
 use rampart::rng::Seed;
 use rampart::worldgen::{STRAIGHT_PATH, World};
 
-use super::load_content;
+use super::{Context, Failure};
 
 /// Where a building goes (and an ability placed on a tile, such as a conjured tower): two tiles
 /// off the middle of the path (rotation 2 faces the path).
@@ -54,18 +52,11 @@ pub struct TryArgs {
 }
 
 /// Runs the command.
-pub fn run(extra: &[PathBuf], args: &TryArgs) -> ExitCode {
-    let content = Arc::new(load_content(extra));
-    match try_out(&content, args) {
-        Ok(report) => {
-            print!("{report}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+pub fn run(context: &Context, args: &TryArgs) -> Result<(), Failure> {
+    let content = Arc::new(context.load_content());
+    let report = try_out(&content, args).map_err(Failure::error)?;
+    print!("{report}");
+    Ok(())
 }
 
 /// Plays the trial and describes it.
@@ -119,7 +110,7 @@ fn config(content: &ContentDb, args: &TryArgs) -> BattleConfig {
         World::from_layout(STRAIGHT_PATH).expect("the trial layout is valid"),
     ));
     // The Hub is whatever blueprint the game places itself, core's if there is one.
-    config.hub = content
+    config.start.hub = content
         .blueprint_id("core:hub")
         .map(|_| "core:hub".to_string())
         .or_else(|| {
@@ -129,8 +120,8 @@ fn config(content: &ContentDb, args: &TryArgs) -> BattleConfig {
                 .find(|b| b.placement() == Placement::Fixed)
                 .map(|b| b.id.clone())
         });
-    config.materials = 1000.0;
-    config.waves = vec![WaveSpawns {
+    config.start.materials = 1000.0;
+    config.start.waves = vec![WaveSpawns {
         spawns: (0..args.count)
             .map(|i| WaveSpawn {
                 delay: i * args.every,

@@ -1,14 +1,11 @@
 //! `rampart waves`: the waves of one level of a run, as the level setter makes them.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
-
 use clap::Args;
 
 use rampart::run::LevelSpec;
 use rampart::waves::{LevelWaves, Wave};
 
-use super::{load_content, write_output};
+use super::{Context, Failure, write_output};
 
 /// Options of `rampart waves`.
 #[derive(Debug, Args)]
@@ -25,17 +22,10 @@ pub struct WavesArgs {
 }
 
 /// Runs the command.
-pub fn run(extra: &[PathBuf], args: &WavesArgs) -> ExitCode {
-    let content = load_content(extra);
-    let made = LevelSpec::new(&content, args.seed, args.level)
-        .and_then(|spec| Ok((spec.waves(args.seed)?, spec)));
-    let (waves, spec) = match made {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+pub fn run(context: &Context, args: &WavesArgs) -> Result<(), Failure> {
+    let content = context.load_content();
+    let spec = LevelSpec::new(&content, args.seed, args.level).map_err(Failure::error)?;
+    let waves = spec.waves(args.seed).map_err(Failure::error)?;
     let json = serde_json::to_string_pretty(&waves).expect("waves serialise");
     write_output(args.json.as_deref(), &json, || table(&spec, &waves))
 }

@@ -12,7 +12,7 @@ use super::session::{Game, Session};
 use super::units::kind_color;
 use super::{Screen, label};
 use crate::battle::{Battle, Phase, PlayerCommand};
-use crate::content::{BlueprintId, Cost};
+use crate::content::BlueprintId;
 
 /// Builds and updates the HUD.
 pub struct HudPlugin;
@@ -340,16 +340,9 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
     }
 }
 
-/// Whether the player can pay `cost` now (energy short is paid with materials).
-fn affordable(battle: &Battle, cost: Cost) -> bool {
-    let p = battle.player();
-    let from_energy = cost.energy.min(p.energy).max(0.0);
-    cost.materials + (cost.energy - from_energy).max(0.0) <= p.materials + 1e-9
-}
-
 /// The batches of a wave: attacker name, count, seconds between them.
 fn batches(battle: &Battle, wave: usize) -> Option<String> {
-    let spawns = &battle.config().waves.get(wave)?.spawns;
+    let spawns = &battle.config().start.waves.get(wave)?.spawns;
     let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
     for s in spawns {
         match groups.iter_mut().find(|(a, _)| *a == s.attacker) {
@@ -388,7 +381,7 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
     let cap = session.battle.energy_cap();
     let battle = &session.battle;
     let p = battle.player().clone();
-    let total = battle.config().waves.len();
+    let total = battle.config().start.waves.len();
     let wave = battle.wave() as usize;
     let phase = battle.phase();
     for (kind, mut text) in &mut texts {
@@ -409,7 +402,7 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 "Fuel {:.0} / {:.0}  (+{:.0} per wave)",
                 p.fuel, p.fuel_goal, production.fuel
             ),
-            HudText::Hull => format!("Hull {:.0} / {:.0}", p.hull, battle.config().hull),
+            HudText::Hull => format!("Hull {:.0} / {:.0}", p.hull, battle.config().start.hull),
             HudText::Preview => {
                 let (now, next) = if phase == Phase::Wave {
                     (wave.checked_sub(1), wave)
@@ -485,7 +478,7 @@ fn update_fuel(
         };
         node.left = Val::Percent(share(at));
     }
-    let max_hull = session.battle.config().hull.max(1.0);
+    let max_hull = session.battle.config().start.hull.max(1.0);
     for mut node in &mut hull {
         node.width = Val::Percent(((p.hull / max_hull).clamp(0.0, 1.0) * 100.0) as f32);
     }
@@ -569,21 +562,16 @@ fn update_menu(
         if text.0 != value {
             text.0 = value;
         }
-        color.0 = if affordable(&session.battle, c) {
+        color.0 = if session.battle.payment(c).is_ok() {
             Color::WHITE
         } else {
             Color::srgb(1.0, 0.3, 0.3)
         };
     }
     for (shade, mut node) in &mut shades {
-        let total = session.battle.content().blueprint(shade.0).cooldown.max(1);
-        let left = session
-            .battle
-            .state()
-            .cooldowns
-            .get(&shade.0)
-            .copied()
-            .unwrap_or(0);
+        // The cooldown as modifiers make it now, not the blueprint's own number.
+        let total = session.battle.cooldown(shade.0).max(1);
+        let left = session.battle.cooldown_left(shade.0);
         node.height = Val::Percent((left.min(total) as f32 / total as f32) * 100.0);
     }
     let shown = shown_blueprints(&session.battle);

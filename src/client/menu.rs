@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::session::{Game, Session, finish_level};
 use super::{Content, Screen, label};
 use crate::content::{Placement, Rarity};
-use crate::run::{RunConfig, RunPhase};
+use crate::run::{RunConfig, RunError, RunPhase};
 
 /// Builds the menus and handles every button.
 pub struct MenuPlugin;
@@ -333,7 +333,7 @@ pub fn start_run(
     content: &Content,
     config: RunConfig,
     next: &mut NextState<Screen>,
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let session = Session::start(&content.db, config)?;
     game.0 = Some(session);
     next.set(Screen::Battle);
@@ -357,7 +357,7 @@ pub fn act(
                 starting_blueprints: None,
             };
             if let Err(e) = start_run(game, content, config, next) {
-                setup.error = Some(e);
+                setup.error = Some(e.to_string());
                 next.set(Screen::RunSettings);
             }
         }
@@ -382,7 +382,7 @@ pub fn act(
             };
             match start_run(game, content, config, next) {
                 Ok(()) => setup.error = None,
-                Err(e) => setup.error = Some(e),
+                Err(e) => setup.error = Some(e.to_string()),
             }
         }
         Action::ToMenu => {
@@ -457,7 +457,7 @@ fn choose(
 ) {
     setup.offer = None;
     if let Err(e) = session.run.choose_reward(offer, replace) {
-        session.notify(e);
+        session.notify(e.to_string());
         return;
     }
     match session.next_level(&content.db) {

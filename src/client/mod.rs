@@ -24,7 +24,6 @@ pub mod terrain;
 pub mod units;
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -99,10 +98,9 @@ fn missing_display() -> Option<String> {
 }
 
 /// Opens the game window and plays until it is closed.
-pub fn run(options: ClientOptions) -> ExitCode {
+pub fn run(options: ClientOptions) -> Result<(), ClientError> {
     if let Some(why) = missing_display() {
-        eprintln!("error: {why}");
-        return ExitCode::FAILURE;
+        return Err(ClientError::NoDisplay(why));
     }
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
@@ -137,15 +135,24 @@ pub fn run(options: ClientOptions) -> ExitCode {
     // A window system that fails anyway (a display that refuses us) ends in a message too.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || app.run()));
     match outcome {
-        Ok(AppExit::Success) => ExitCode::SUCCESS,
-        Ok(AppExit::Error(code)) => ExitCode::from(code.get()),
-        Err(_) => {
-            eprintln!(
-                "error: the game window could not be opened or the game stopped unexpectedly"
-            );
-            ExitCode::FAILURE
-        }
+        Ok(AppExit::Success) => Ok(()),
+        Ok(AppExit::Error(code)) => Err(ClientError::Failed(code.get())),
+        Err(_) => Err(ClientError::Crashed),
     }
+}
+
+/// Why the game ended other than by the player quitting.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// There is no display to open a window on.
+    #[error("{0}")]
+    NoDisplay(String),
+    /// The window system failed, or the game panicked.
+    #[error("the game window could not be opened or the game stopped unexpectedly")]
+    Crashed,
+    /// The game ended with an error code (the scripted scene did not play as written).
+    #[error("the game ended with error code {0}")]
+    Failed(u8),
 }
 
 /// Plain text in the game's UI style.

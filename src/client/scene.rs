@@ -205,7 +205,7 @@ fn play(
                 starting_blueprints: None,
             };
             if let Err(e) = start_run(&mut game, &content, config, &mut next) {
-                return fail(&script, &mut exit, &e);
+                return fail(&script, &mut exit, &e.to_string());
             }
         }
         2 if waited > 4.0 && *screen.get() == Screen::Battle => {

@@ -12,7 +12,7 @@ use super::{Content, Screen};
 use crate::TICKS_PER_SECOND;
 use crate::battle::{Battle, EntityId, Phase, PlayerCommand, Position};
 use crate::content::ContentDb;
-use crate::run::{LevelPlan, Run, RunConfig, RunPhase};
+use crate::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
 
 /// The most ticks one frame runs, so a slow frame does not snowball into slower ones.
 const MAX_TICKS_PER_FRAME: u32 = 8;
@@ -57,10 +57,10 @@ pub struct Notice {
 
 impl Session {
     /// Starts a run and its first level.
-    pub fn start(content: &Arc<ContentDb>, config: RunConfig) -> Result<Session, String> {
+    pub fn start(content: &Arc<ContentDb>, config: RunConfig) -> Result<Session, RunError> {
         let run = Run::new(content, config)?;
         let plan = run.plan(content)?;
-        let battle = plan.setup.start(content)?;
+        let battle = plan.start(content)?;
         Ok(Session {
             run,
             plan,
@@ -76,9 +76,9 @@ impl Session {
     }
 
     /// Starts the run's current level (after a reward was chosen).
-    pub fn next_level(&mut self, content: &Arc<ContentDb>) -> Result<(), String> {
+    pub fn next_level(&mut self, content: &Arc<ContentDb>) -> Result<(), RunError> {
         self.plan = self.run.plan(content)?;
-        self.battle = self.plan.setup.start(content)?;
+        self.battle = self.plan.start(content)?;
         self.before.clear();
         self.carry = 0.0;
         self.paused = false;

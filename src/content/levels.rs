@@ -9,14 +9,12 @@
 
 use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
-use xxhash_rust::xxh3::Xxh3;
 
-use super::load::{Item, Source, closest};
-use super::{ContentDb, Placement, Size};
-use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use super::load::{Item, Loading, Source};
+use super::{ContentDb, Placement, Size, WaveParams};
+use crate::diagnostics::{Diagnostic, Diagnostics, did_you_mean};
 use crate::modding::ModInfo;
 use crate::ron_file;
-use crate::waves::WaveParams;
 
 /// The file a mod's level setter is read from.
 pub const FILE: &str = "levels.ron";
@@ -188,25 +186,15 @@ impl LevelSetter {
 
 /// Reads `levels.ron` of one mod, if it has one: the first defines the level setter, later ones
 /// must say which they override.
-pub(super) fn load(
-    info: &ModInfo,
-    setter: &mut Option<Item<LevelSetter>>,
-    diagnostics: &mut Diagnostics,
-    hasher: &mut Xxh3,
-) {
+pub(super) fn load(info: &ModInfo, setter: &mut Option<Item<LevelSetter>>, loading: &mut Loading) {
     let path = info.root.join(FILE);
     if !path.is_file() {
         return;
     }
-    let file = match SourceFile::read(&path) {
-        Ok(f) => f,
-        Err(d) => {
-            diagnostics.push(d.for_mod(info.id()));
-            return;
-        }
+    let Some(file) = loading.read(info, FILE, &path) else {
+        return;
     };
-    hasher.update(FILE.as_bytes());
-    hasher.update(file.text.as_bytes());
+    let diagnostics = &mut loading.diagnostics;
     let source = Source {
         mod_id: info.id().to_string(),
         file: file.clone(),
@@ -334,8 +322,7 @@ impl Check<'_> {
         let v = &self.item.value;
         match db.blueprint_id(&v.hub) {
             None => {
-                let help = closest(&v.hub, db.blueprints.iter().map(|b| b.id.as_str()))
-                    .map(|b| format!("did you mean `{b}`?"));
+                let help = did_you_mean(&v.hub, db.blueprints.iter().map(|b| b.id.as_str()));
                 self.error(
                     None,
                     "hub",
@@ -500,8 +487,7 @@ impl Check<'_> {
         }
         for t in &r.terrains {
             if db.terrain(t).is_none() {
-                let help = closest(t, db.terrains.iter().map(|t| t.id.as_str()))
-                    .map(|b| format!("did you mean `{b}`?"));
+                let help = did_you_mean(t, db.terrains.iter().map(|t| t.id.as_str()));
                 self.error_at(
                     at,
                     "terrains",
@@ -516,8 +502,7 @@ impl Check<'_> {
             for id in ids {
                 match db.attacker_id(id) {
                     None => {
-                        let help = closest(id, db.attackers.iter().map(|a| a.id.as_str()))
-                            .map(|b| format!("did you mean `{b}`?"));
+                        let help = did_you_mean(id, db.attackers.iter().map(|a| a.id.as_str()));
                         let message = format!("there is no attacker type `{id}`");
                         self.error_at(at, field, Some(id), message, help);
                     }

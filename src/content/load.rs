@@ -10,7 +10,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use super::validate;
 use super::{AttackerType, Blueprint, ContentDb, ModContent, OverrideRecord, Script, ScriptRef};
-use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile, did_you_mean};
 use crate::modding::{ModInfo, ModSet};
 use crate::{lua, ron_file};
 
@@ -112,17 +112,55 @@ impl<T> Items<T> {
     }
 }
 
+/// What loading collects over every mod's files: the problems found and the content hash.
+pub(super) struct Loading {
+    /// Every problem found so far.
+    pub diagnostics: Diagnostics,
+    hasher: Xxh3,
+}
+
+impl Loading {
+    /// Reads one file of mod `info` (`rel`, its path inside the mod, `/`-separated) and adds it
+    /// to the content hash; a file that cannot be read is reported and gives `None`.
+    pub fn read(&mut self, info: &ModInfo, rel: &str, path: &Path) -> Option<SourceFile> {
+        match SourceFile::read(path) {
+            Ok(file) => {
+                self.hasher.update(rel.as_bytes());
+                self.hasher.update(file.text.as_bytes());
+                Some(file)
+            }
+            Err(d) => {
+                self.diagnostics.push(d.for_mod(info.id()));
+                None
+            }
+        }
+    }
+
+    /// Reads every file below the mod's folder `dir` with extension `ext`, sorted by their path
+    /// inside the mod, which comes with each.
+    fn read_all(&mut self, info: &ModInfo, dir: &str, ext: &str) -> Vec<(String, SourceFile)> {
+        files_below(&info.root, dir, ext)
+            .into_iter()
+            .filter_map(|(rel, path)| Some((rel.clone(), self.read(info, &rel, &path)?)))
+            .collect()
+    }
+}
+
 pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
-    let mut diagnostics = Diagnostics::new();
-    let mut hasher = Xxh3::new();
+    let mut loading = Loading {
+        diagnostics: Diagnostics::new(),
+        hasher: Xxh3::new(),
+    };
     let mut db = ContentDb::default();
     let mut attackers = Items::<AttackerType>::default();
     let mut blueprints = Items::<Blueprint>::default();
     let mut levels = None;
     for info in &mods.mods {
-        hasher.update(info.id().as_bytes());
-        hasher.update(info.manifest.version.to_string().as_bytes());
-        let scripts = load_scripts(info, &mut diagnostics, &mut hasher);
+        loading.hasher.update(info.id().as_bytes());
+        loading
+            .hasher
+            .update(info.manifest.version.to_string().as_bytes());
+        let scripts = load_scripts(info, &mut loading);
         db.mods.push(ModContent {
             id: info.id().to_string(),
             name: info.manifest.name.clone(),
@@ -130,23 +168,15 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             root: info.root.clone(),
             scripts,
         });
-        load_kind(
-            info,
-            &mut attackers,
-            &mut db.overrides,
-            &mut diagnostics,
-            &mut hasher,
-        );
-        load_kind(
-            info,
-            &mut blueprints,
-            &mut db.overrides,
-            &mut diagnostics,
-            &mut hasher,
-        );
-        load_terrains(info, &mut db, &mut diagnostics, &mut hasher);
-        super::levels::load(info, &mut levels, &mut diagnostics, &mut hasher);
+        load_kind(info, &mut attackers, &mut db.overrides, &mut loading);
+        load_kind(info, &mut blueprints, &mut db.overrides, &mut loading);
+        load_terrains(info, &mut db, &mut loading);
+        super::levels::load(info, &mut levels, &mut loading);
     }
+    let Loading {
+        mut diagnostics,
+        hasher,
+    } = loading;
 
     let script_exists = |r: &ScriptRef| {
         mods.mods
@@ -206,22 +236,10 @@ fn files_below(root: &Path, dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
     files
 }
 
-fn load_terrains(
-    info: &ModInfo,
-    db: &mut ContentDb,
-    diagnostics: &mut Diagnostics,
-    hasher: &mut Xxh3,
-) {
-    for (rel, path) in files_below(&info.root, "terrain", "terrain") {
-        let file = match SourceFile::read(&path) {
-            Ok(f) => f,
-            Err(d) => {
-                diagnostics.push(d.for_mod(info.id()));
-                continue;
-            }
-        };
-        hasher.update(rel.as_bytes());
-        hasher.update(file.text.as_bytes());
+fn load_terrains(info: &ModInfo, db: &mut ContentDb, loading: &mut Loading) {
+    for (_, file) in loading.read_all(info, "terrain", "terrain") {
+        let diagnostics = &mut loading.diagnostics;
+        let path = file.path.clone();
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -257,22 +275,9 @@ fn load_terrains(
     }
 }
 
-fn load_scripts(
-    info: &ModInfo,
-    diagnostics: &mut Diagnostics,
-    hasher: &mut Xxh3,
-) -> BTreeMap<String, Script> {
+fn load_scripts(info: &ModInfo, loading: &mut Loading) -> BTreeMap<String, Script> {
     let mut scripts = BTreeMap::new();
-    for (rel, path) in files_below(&info.root, "scripts", "lua") {
-        let file = match SourceFile::read(&path) {
-            Ok(f) => f,
-            Err(d) => {
-                diagnostics.push(d.for_mod(info.id()));
-                continue;
-            }
-        };
-        hasher.update(rel.as_bytes());
-        hasher.update(file.text.as_bytes());
+    for (rel, file) in loading.read_all(info, "scripts", "lua") {
         match lua::compile(&file.text) {
             Ok(bytecode) => {
                 scripts.insert(
@@ -285,7 +290,7 @@ fn load_scripts(
             }
             Err((line, message)) => {
                 let d = Diagnostic::error(format!("syntax error: {message}")).for_mod(info.id());
-                diagnostics.push(match line {
+                loading.diagnostics.push(match line {
                     Some(line) => d.at_line(&file, line),
                     None => d.in_file(&file.path),
                 });
@@ -309,20 +314,12 @@ fn load_kind<T: Kind>(
     info: &ModInfo,
     items: &mut Items<T>,
     overrides: &mut Vec<OverrideRecord>,
-    diagnostics: &mut Diagnostics,
-    hasher: &mut Xxh3,
+    loading: &mut Loading,
 ) {
     let mod_id = info.id();
-    for (rel, path) in files_below(&info.root, T::FOLDER, "ron") {
-        let file = match SourceFile::read(&path) {
-            Ok(f) => f,
-            Err(d) => {
-                diagnostics.push(d.for_mod(mod_id));
-                continue;
-            }
-        };
-        hasher.update(rel.as_bytes());
-        hasher.update(file.text.as_bytes());
+    for (_, file) in loading.read_all(info, T::FOLDER, "ron") {
+        let diagnostics = &mut loading.diagnostics;
+        let path = file.path.clone();
         let source = Source {
             mod_id: mod_id.to_string(),
             file: file.clone(),
@@ -391,8 +388,8 @@ fn apply_override<T: Kind>(
             .at(file, at, target.len() + 2)
             .label("unknown id")
             .for_mod(info.id());
-        if let Some(best) = closest(target, items.ids()) {
-            d = d.help(format!("did you mean `{best}`?"));
+        if let Some(hint) = did_you_mean(target, items.ids()) {
+            d = d.help(hint);
         } else if !target.contains(':') {
             d = d.help("write the full id, `mod:name`");
         }
@@ -429,13 +426,4 @@ fn apply_override<T: Kind>(
         file: file.path.clone(),
     });
     item.sources.push(source);
-}
-
-/// The candidate most similar to `wanted`, if any is close (for "did you mean" hints).
-pub fn closest<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|c| (strsim::jaro_winkler(wanted, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }

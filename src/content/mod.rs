@@ -15,6 +15,7 @@ pub mod description;
 pub mod levels;
 mod load;
 mod validate;
+pub mod wave_params;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Target
 pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
 pub use levels::LevelSetter;
-pub use load::closest;
+pub use wave_params::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
 
 /// Index of an attacker type in the [`ContentDb`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -2,9 +2,9 @@
 //! position of the field at fault.
 
 use super::description::{self, BlueprintStat, Context, Segment, Tag};
-use super::load::{Item, closest};
+use super::load::Item;
 use super::{AttackerType, Behaviour, Blueprint, Placement, Projectile, ScriptRef, Shape, Targets};
-use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::diagnostics::{Diagnostic, Diagnostics, closest, did_you_mean};
 
 /// Collects the problems of one item.
 struct Checker<'a, T> {
@@ -236,8 +236,7 @@ pub(super) fn attacker(
             format!("{spawn_mod}:{}", spawn.attacker)
         };
         if !attacker_ids.contains(&full) {
-            let help = closest(&full, attacker_ids.iter().map(String::as_str))
-                .map(|b| format!("did you mean `{b}`?"));
+            let help = did_you_mean(&full, attacker_ids.iter().map(String::as_str));
             c.value_error(
                 "attacker",
                 &spawn.attacker,

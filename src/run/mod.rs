@@ -3,12 +3,12 @@
 //!
 //! ```no_run
 //! # use rampart::content::ContentDb;
-//! # fn demo(content: std::sync::Arc<ContentDb>) -> Result<(), String> {
+//! # fn demo(content: std::sync::Arc<ContentDb>) -> Result<(), Box<dyn std::error::Error>> {
 //! use rampart::run::{Run, RunConfig, RunPhase};
 //!
 //! let mut run = Run::new(&content, RunConfig { seed: 42, starting_blueprints: None })?;
 //! let plan = run.plan(&content)?;                 // level 1: world, waves, resources
-//! let mut battle = plan.setup.start(&content)?;   // play it through PlayerCommands…
+//! let mut battle = plan.start(&content)?;         // play it through PlayerCommands…
 //! run.finish_battle(&battle);                     // won → Reward, lost → Over
 //! if let RunPhase::Reward { offers } = run.phase() {
 //!     run.choose_reward(Some(0), None)?;          // take the first offer
@@ -22,27 +22,27 @@
 //! `run → "level" / k` (`"setup"` for the level setter's choices, `"world"`, `"waves"`,
 //! `"battle"`). `docs/runs.md` describes the flow and the level setter's file.
 
+mod error;
 pub mod rewards;
 pub mod setter;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
-use crate::battle::replay::{LevelSetup, WorldSetup};
-use crate::battle::{Battle, Phase};
+use crate::battle::{Battle, Phase, Start};
 use crate::content::{ContentDb, Placement, Rarity};
 use crate::diagnostics::SourceFile;
+use crate::level::{LevelSetup, WorldSetup};
 use crate::rng::{Rng, Seed};
 use crate::waves::LevelWaves;
-use crate::worldgen::{WorldParams, generate_world};
+use crate::worldgen::WorldParams;
 
+pub use error::{RunError, SaveProblem};
 pub use setter::{LevelSpec, level_seed, spawns};
 
 /// The version of the save format.
 pub const SAVE_FORMAT: u32 = 1;
-
-/// How many world seeds a level tries before giving up (`"world"`, then `"world" / 1`, …), for
-/// the rare world the generator cannot finish.
-const WORLD_ATTEMPTS: u64 = 4;
 
 /// How a run starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,10 +82,20 @@ pub enum RunPhase {
 pub struct LevelPlan {
     /// The level number, 1-based.
     pub level: u32,
-    /// The battle to start (`setup.start(&content)`), also what a battle record stores.
+    /// The level's set-up ([`LevelPlan::start`] starts it), also what a battle record stores.
     pub setup: LevelSetup,
     /// The level's waves as generated (the battle's waves are made from them).
     pub waves: LevelWaves,
+}
+
+impl LevelPlan {
+    /// Starts the level's battle.
+    pub fn start(&self, content: &Arc<ContentDb>) -> Result<Battle, RunError> {
+        self.setup.start(content).map_err(|error| RunError::World {
+            level: self.level,
+            error,
+        })
+    }
 }
 
 /// A run in progress; serialises to a save file ([`Run::to_ron`]).
@@ -107,7 +117,7 @@ pub struct Run {
 impl Run {
     /// Starts a run at level 1 with the level setter's hull. Custom starting blueprints must exist,
     /// be distinct, not be placed by the game, and fit the collection limit.
-    pub fn new(content: &ContentDb, config: RunConfig) -> Result<Run, String> {
+    pub fn new(content: &ContentDb, config: RunConfig) -> Result<Run, RunError> {
         let setter = setter::setter(content)?;
         let collection = match config.starting_blueprints {
             None => content
@@ -120,18 +130,17 @@ impl Run {
                 for (i, id) in ids.iter().enumerate() {
                     check_blueprint(content, id)?;
                     if ids[..i].contains(id) {
-                        return Err(format!("`{id}` is among the starting blueprints twice"));
+                        return Err(RunError::TwiceInStart(id.clone()));
                     }
                 }
                 ids
             }
         };
         if collection.len() > setter.collection_limit {
-            return Err(format!(
-                "{} starting blueprints do not fit the collection limit of {}",
-                collection.len(),
-                setter.collection_limit
-            ));
+            return Err(RunError::TooManyStarters {
+                count: collection.len(),
+                limit: setter.collection_limit,
+            });
         }
         Ok(Run {
             format: SAVE_FORMAT,
@@ -183,39 +192,44 @@ impl Run {
 
     /// What the current level's battle is: the world and waves from the level setter, the
     /// collection and hull from the run. Only in the battle phase.
-    pub fn plan(&self, content: &ContentDb) -> Result<LevelPlan, String> {
+    pub fn plan(&self, content: &ContentDb) -> Result<LevelPlan, RunError> {
         match &self.phase {
             RunPhase::Battle => {}
-            RunPhase::Reward { .. } => {
-                return Err("the level is won: choose a reward before the next level".into());
-            }
-            RunPhase::Over { .. } => return Err("the run is over".into()),
+            RunPhase::Reward { .. } => return Err(RunError::RewardPending),
+            RunPhase::Over { .. } => return Err(RunError::Over),
         }
         let setter = setter::setter(content)?;
         for id in &self.collection {
             if content.blueprint_id(id).is_none() {
-                return Err(format!(
-                    "the collection holds `{id}`, which no loaded mod defines"
-                ));
+                return Err(RunError::LostBlueprint(id.clone()));
             }
         }
         let spec = LevelSpec::new(content, self.seed, self.level)?;
         let waves = spec.waves(self.seed)?;
         let level_seed = level_seed(self.seed, self.level);
-        let world = world_setup(content, &spec, level_seed.branch("world"))?;
+        let mut params = WorldParams::with_lengths(spec.path_lengths.clone());
+        params.extra_branches = spec.branches;
+        let world =
+            WorldSetup::generate(content, &spec.terrain, &params, level_seed.branch("world"))
+                .map_err(|error| RunError::World {
+                    level: self.level,
+                    error,
+                })?;
         Ok(LevelPlan {
             level: self.level,
             setup: LevelSetup {
-                seed: level_seed.branch("battle").0,
                 world,
-                waves: waves.waves.iter().map(spawns).collect(),
-                collection: Some(self.collection.clone()),
-                hub: Some(setter.hub.clone()),
-                materials: spec.materials,
-                energy: spec.energy,
-                energy_cap: spec.energy_cap,
-                hull: self.hull,
-                fuel_goal: spec.fuel_goal,
+                start: Start {
+                    seed: level_seed.branch("battle"),
+                    waves: waves.waves.iter().map(spawns).collect(),
+                    collection: Some(self.collection.clone()),
+                    hub: Some(setter.hub.clone()),
+                    materials: spec.materials,
+                    energy: spec.energy,
+                    energy_cap: spec.energy_cap,
+                    hull: self.hull,
+                    fuel_goal: spec.fuel_goal,
+                },
             },
             waves,
         })
@@ -262,28 +276,28 @@ impl Run {
         &mut self,
         offer: Option<usize>,
         replace: Option<usize>,
-    ) -> Result<(), String> {
+    ) -> Result<(), RunError> {
         let RunPhase::Reward { offers } = &self.phase else {
-            return Err("there is no reward to choose now".into());
+            return Err(RunError::NoReward);
         };
         if let Some(i) = offer {
             let id = offers
                 .get(i)
-                .ok_or_else(|| format!("there are {} offers; {i} is not one", offers.len()))?
+                .ok_or(RunError::NoSuchOffer {
+                    offers: offers.len(),
+                    index: i,
+                })?
                 .clone();
             match replace {
                 Some(j) if j >= self.collection.len() => {
-                    return Err(format!(
-                        "the collection holds {} blueprints; {j} is not one of them",
-                        self.collection.len()
-                    ));
+                    return Err(RunError::NoSuchSlot {
+                        len: self.collection.len(),
+                        index: j,
+                    });
                 }
                 Some(j) => self.collection[j] = id.clone(),
                 None if self.collection.len() >= self.collection_limit => {
-                    return Err(format!(
-                        "the collection is full ({} blueprints): choose one to replace",
-                        self.collection_limit
-                    ));
+                    return Err(RunError::CollectionFull(self.collection_limit));
                 }
                 None => self.collection.push(id.clone()),
             }
@@ -301,105 +315,67 @@ impl Run {
     }
 
     /// Reads a save written by [`Run::to_ron`]; errors name the line and column.
-    pub fn from_ron(text: &str) -> Result<Run, String> {
+    pub fn from_ron(text: &str) -> Result<Run, RunError> {
         Run::parse(&SourceFile::new("save", text))
     }
 
     /// Reads a save file; errors name the file, line and column.
-    pub fn load(path: &std::path::Path) -> Result<Run, String> {
-        Run::parse(&SourceFile::read(path).map_err(|d| d.to_string())?)
+    pub fn load(path: &std::path::Path) -> Result<Run, RunError> {
+        Run::parse(&SourceFile::read(path).map_err(|d| RunError::SaveSyntax(Box::new(d)))?)
     }
 
-    fn parse(file: &SourceFile) -> Result<Run, String> {
-        let run: Run = crate::ron_file::parse(file).map_err(|d| d.to_string())?;
-        let bad = |what: String| Err(format!("{}: {what}", file.path.display()));
+    fn parse(file: &SourceFile) -> Result<Run, RunError> {
+        let run: Run =
+            crate::ron_file::parse(file).map_err(|d| RunError::SaveSyntax(Box::new(d)))?;
+        let bad = |problem: SaveProblem| {
+            Err(RunError::BadSave {
+                file: file.path.display().to_string(),
+                problem,
+            })
+        };
         if run.format != SAVE_FORMAT {
-            return bad(format!(
-                "the save is format {}; this build reads format {SAVE_FORMAT}",
-                run.format
-            ));
+            return bad(SaveProblem::Format(run.format));
         }
         if run.level == 0 {
-            return bad("`level` starts at 1".into());
+            return bad(SaveProblem::LevelZero);
         }
         if !(run.hull.is_finite() && run.hull >= 0.0) {
-            return bad(format!("`hull` must be a number ≥ 0, not {}", run.hull));
+            return bad(SaveProblem::Hull(run.hull));
         }
         if run.collection_limit == 0 || run.collection.len() > run.collection_limit {
-            return bad(format!(
-                "the collection holds {} blueprints, over its limit of {}",
-                run.collection.len(),
-                run.collection_limit
-            ));
+            return bad(SaveProblem::Collection {
+                count: run.collection.len(),
+                limit: run.collection_limit,
+            });
         }
         if let Some(id) = run.collection.iter().find(|id| !run.picked.contains(id)) {
-            return bad(format!(
-                "`{id}` is in the collection but not among `picked`"
-            ));
+            return bad(SaveProblem::NotPicked(id.clone()));
         }
         match &run.phase {
-            RunPhase::Reward { offers } if offers.is_empty() => {
-                bad("a reward needs at least one offer".into())
-            }
+            RunPhase::Reward { offers } if offers.is_empty() => bad(SaveProblem::NoOffers),
             RunPhase::Reward { offers } if offers.iter().any(|o| run.picked.contains(o)) => {
-                bad("an offer was already picked in this run".into())
+                bad(SaveProblem::OfferPicked)
             }
-            RunPhase::Over { levels_won } if *levels_won >= run.level => bad(format!(
-                "`levels_won` must be below the level ({})",
-                run.level
-            )),
+            RunPhase::Over { levels_won } if *levels_won >= run.level => {
+                bad(SaveProblem::LevelsWon(run.level))
+            }
             _ => Ok(run),
         }
     }
 }
 
 /// Why `id` cannot start a custom run, if it cannot.
-fn check_blueprint(content: &ContentDb, id: &str) -> Result<(), String> {
+fn check_blueprint(content: &ContentDb, id: &str) -> Result<(), RunError> {
     let Some(b) = content.blueprint_id(id) else {
-        let hint = crate::content::closest(id, content.blueprints.iter().map(|b| b.id.as_str()))
-            .map(|b| format!(" (did you mean `{b}`?)"))
-            .unwrap_or_default();
-        return Err(format!("there is no blueprint `{id}`{hint}"));
+        let hint =
+            crate::diagnostics::closest(id, content.blueprints.iter().map(|b| b.id.as_str()));
+        return Err(RunError::NoBlueprint {
+            id: id.to_string(),
+            hint: hint.map(str::to_string),
+        });
     };
     if content.blueprint(b).placement() == Placement::Fixed {
-        return Err(format!(
-            "`{id}` is placed by the game and cannot be in a collection"
-        ));
+        return Err(RunError::PlacedByGame(id.to_string()));
     }
     Ok(())
-}
-
-/// The level's world: generated from the level's `"world"` seed, or — for the rare seed the
-/// generator cannot finish — from `"world" / 1`, `"world" / 2`, … .
-fn world_setup(content: &ContentDb, spec: &LevelSpec, seed: Seed) -> Result<WorldSetup, String> {
-    let terrain = content
-        .terrain(&spec.terrain)
-        .ok_or_else(|| format!("the terrain type `{}` is not loaded", spec.terrain))?;
-    let mut params = WorldParams::with_lengths(spec.path_lengths.clone());
-    params.extra_branches = spec.branches;
-    let mut last = String::new();
-    for attempt in 0..WORLD_ATTEMPTS {
-        let seed = if attempt == 0 {
-            seed
-        } else {
-            seed.index(attempt)
-        };
-        match generate_world(&params, terrain, seed) {
-            Ok(_) => {
-                return Ok(WorldSetup::Generated {
-                    terrain: spec.terrain.clone(),
-                    seed: seed.0,
-                    width: params.width,
-                    height: params.height,
-                    path_lengths: params.path_lengths.clone(),
-                    extra_branches: params.extra_branches,
-                });
-            }
-            Err(e) => last = e.to_string(),
-        }
-    }
-    Err(format!(
-        "level {}: no world could be generated ({last})",
-        spec.level
-    ))
 }

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::RunError;
 use crate::battle::{WaveSpawn, WaveSpawns};
 use crate::content::{ContentDb, LevelSetter, Size};
 use crate::rng::Seed;
@@ -45,10 +46,10 @@ pub struct LevelSpec {
 impl LevelSpec {
     /// Level `level` of the run with seed `run_seed`, from the content's level setter. Its random
     /// choices (terrain type, attacker types) draw from `level seed → "setup"`.
-    pub fn new(content: &ContentDb, run_seed: u64, level: u32) -> Result<LevelSpec, String> {
+    pub fn new(content: &ContentDb, run_seed: u64, level: u32) -> Result<LevelSpec, RunError> {
         let setter = setter(content)?;
         if level == 0 {
-            return Err("levels are numbered from 1".into());
+            return Err(RunError::LevelZero);
         }
         let (rule, steps) = setter.rule(level);
         let mut rng = level_seed(run_seed, level).branch("setup").rng();
@@ -66,9 +67,7 @@ impl LevelSpec {
             rule.terrains.iter().map(String::as_str).collect()
         };
         if terrains.is_empty() {
-            return Err(
-                "no terrain types are loaded (every mod's terrain/ folder is empty)".into(),
-            );
+            return Err(RunError::NoTerrain);
         }
         let terrain = terrains[rng.index(terrains.len())].to_string();
 
@@ -81,10 +80,10 @@ impl LevelSpec {
             Some(n) => n,
             None if hub_fuel > 0.0 => (fuel_goal / hub_fuel).ceil().max(1.0) as u32,
             None => {
-                return Err(format!(
-                    "level {level}: the hub `{}` produces no fuel, so the rule needs a `wave_count`",
-                    setter.hub
-                ));
+                return Err(RunError::NoWaveCount {
+                    level,
+                    hub: setter.hub.clone(),
+                });
             }
         };
 
@@ -111,7 +110,7 @@ impl LevelSpec {
     }
 
     /// The level's waves (`run → "level" / k → "waves"`), as `rampart waves --json` prints them.
-    pub fn waves(&self, run_seed: u64) -> Result<LevelWaves, String> {
+    pub fn waves(&self, run_seed: u64) -> Result<LevelWaves, RunError> {
         level_waves(
             run_seed,
             self.level,
@@ -120,16 +119,16 @@ impl LevelSpec {
             &self.pool,
             self.wave_count,
         )
-        .map_err(|e| format!("level {}: {e}", self.level))
+        .map_err(|error| RunError::Waves {
+            level: self.level,
+            error,
+        })
     }
 }
 
 /// The content's level setter, or why there is none.
-pub(super) fn setter(content: &ContentDb) -> Result<&LevelSetter, String> {
-    content.levels.as_ref().ok_or_else(|| {
-        "no level setter is loaded: no enabled mod has a valid levels.ron (`rampart check` shows why)"
-            .to_string()
-    })
+pub(super) fn setter(content: &ContentDb) -> Result<&LevelSetter, RunError> {
+    content.levels.as_ref().ok_or(RunError::NoLevelSetter)
 }
 
 /// The attacker types of a level: every non-boss type with a positive weight whose value lies in
@@ -141,7 +140,7 @@ fn pool(
     steps: u32,
     level: u32,
     rng: &mut crate::rng::Rng,
-) -> Result<AttackerPool, String> {
+) -> Result<AttackerPool, RunError> {
     let spec = &rule.attackers;
     let max_value = spec.max_value.at(steps);
     let usable = |i: usize| {
@@ -189,13 +188,14 @@ fn pool(
     }
     candidates.sort_unstable();
     if candidates.is_empty() {
-        return Err(format!(
-            "level {level}: no attacker type has a value between {} and {max_value}",
-            spec.min_value
-        ));
+        return Err(RunError::NoAttackers {
+            level,
+            min: spec.min_value,
+            max: max_value,
+        });
     }
     AttackerPool::from_types(candidates.iter().map(|&i| &content.attackers[i]))
-        .map_err(|e| format!("level {level}: {e}"))
+        .map_err(|error| RunError::Waves { level, error })
 }
 
 /// What a generated wave sends into a battle: each batch's attackers on each of its paths,

@@ -8,7 +8,7 @@ use super::{
     CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Module, NE, NW, NoiseExpr,
     Obstacle, ObstacleKind, SE, SW, ScatterModel, Shape, TerrainType, Variants,
 };
-use crate::diagnostics::{Diagnostic, SourceFile};
+use crate::diagnostics::{Diagnostic, SourceFile, did_you_mean};
 
 /// Height levels are written as single digits, so there are at most ten.
 const HIGHEST_LEVEL: u32 = 9;
@@ -136,15 +136,6 @@ fn char_at<T>(s: &Sp<T>, index: usize) -> Sp<()> {
         start: s.start + index,
         end: s.start + index + 1,
     }
-}
-
-/// The closest known name, for "did you mean" hints.
-fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    known
-        .map(|k| (strsim::jaro_winkler(name, k), k))
-        .filter(|(score, _)| *score > 0.75)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| k)
 }
 
 pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType, Vec<Diagnostic>> {
@@ -678,8 +669,8 @@ fn phases(c: &mut Checker<'_>, raw: &Raw, names: &[&str]) -> Vec<Vec<usize>> {
                         format!("no obstacle is called `{}`", name.value),
                         "unknown obstacle",
                     );
-                    if let Some(s) = suggest(&name.value, names.iter().copied()) {
-                        c.help(format!("did you mean `{s}`?"));
+                    if let Some(hint) = did_you_mean(&name.value, names.iter().copied()) {
+                        c.help(hint);
                     }
                 }
             }
@@ -806,8 +797,8 @@ fn noise_node(c: &mut Checker<'_>, obstacles: &[&str], node: &RawNode) -> Option
                         format!("no obstacle is called `{}`", name.value),
                         "unknown obstacle",
                     );
-                    if let Some(s) = suggest(&name.value, obstacles.iter().copied()) {
-                        c.help(format!("did you mean `{s}`?"));
+                    if let Some(hint) = did_you_mean(&name.value, obstacles.iter().copied()) {
+                        c.help(hint);
                     }
                     return None;
                 }

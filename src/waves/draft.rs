@@ -3,9 +3,9 @@
 
 use super::budget::PathBudget;
 use super::model::{self, BatchShape, Collateral};
-use super::params::WaveParams;
 use super::pool::AttackerPool;
 use super::wave::WaveKind;
+use crate::content::WaveParams;
 
 /// Everything one wave's algorithm works with. "Slots" are the wave's paths in path order.
 pub(crate) struct WaveInput<'a> {

@@ -5,10 +5,11 @@
 use super::WaveError;
 use super::budget::{Budget, PathBudget};
 use super::draft::{self, WaveInput};
-use super::params::WaveParams;
+use super::model::Collateral;
 use super::pool::AttackerPool;
 use super::wave::{Batch, PathAttacker, PathLoad, Wave, WaveKind};
 use super::{parallel, sequential};
+use crate::content::WaveParams;
 use crate::rng::{Rng, Seed};
 
 /// Generates a level's waves one after the other. Also an endless [`Iterator`] of [`Wave`]s.
@@ -42,7 +43,7 @@ impl WaveGenerator {
             return Err(WaveError::NoPaths);
         }
         Ok(WaveGenerator {
-            spacings: params.sorted_spacings(),
+            spacings: sorted_spacings(&params),
             params,
             used: vec![false; pool.len()],
             pool,
@@ -95,7 +96,7 @@ impl WaveGenerator {
             params,
             spacings: &self.spacings,
             pool: &self.pool,
-            collateral: params.collateral(number),
+            collateral: Collateral::at_wave(params, number),
             budgets: selected.iter().map(|&p| self.paths[p]).collect(),
             global,
             new_rate: (params.rate.at(number).max(0.0) - held_rate).max(0.0),
@@ -180,4 +181,12 @@ impl Iterator for WaveGenerator {
     fn next(&mut self) -> Option<Wave> {
         Some(self.next_wave())
     }
+}
+
+/// The spacings sorted ascending without repeats, the order ties are broken in.
+fn sorted_spacings(params: &WaveParams) -> Vec<f64> {
+    let mut s = params.spacings.clone();
+    s.sort_by(f64::total_cmp);
+    s.dedup();
+    s
 }

@@ -30,17 +30,16 @@ mod draft;
 pub mod generator;
 pub mod model;
 mod parallel;
-pub mod params;
 pub mod pool;
 mod search;
 mod sequential;
 pub mod stats;
 pub mod wave;
 
+pub use crate::content::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
 pub use budget::{Budget, PathBudget};
 pub use generator::WaveGenerator;
 pub use model::{BatchShape, Collateral};
-pub use params::{Growth, KindWeights, Ramp, WaveParams};
 pub use pool::{AttackerPool, PoolAttacker};
 pub use stats::UsageStats;
 pub use wave::{Batch, LevelWaves, Limits, PathAttacker, PathLoad, Wave, WaveKind};
@@ -65,13 +64,8 @@ pub enum WaveError {
         reason: String,
     },
     /// A parameter is out of range.
-    #[error("wave parameter `{field}` {reason}")]
-    InvalidParam {
-        /// The parameter.
-        field: String,
-        /// What is wrong.
-        reason: String,
-    },
+    #[error(transparent)]
+    InvalidParam(#[from] InvalidParam),
 }
 
 /// The seed of level `level`'s waves in a run: `run → "level" / level → "waves"`, as the seed

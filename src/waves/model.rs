@@ -19,6 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::WaveParams;
+
 /// Seconds between the last attacker of a batch and the first of the next (thesis §2.3.1).
 pub const BATCH_GAP_S: f64 = 1.0;
 
@@ -89,6 +91,15 @@ impl Collateral {
         alpha: 0.0,
         beta: 0.0,
     };
+
+    /// The collateral assumed of the defence at wave `number` (1-based): `alpha` and `beta`
+    /// ramped as the level's parameters say.
+    pub fn at_wave(params: &WaveParams, number: u32) -> Collateral {
+        Collateral {
+            alpha: params.alpha.at(number),
+            beta: params.beta.at(number),
+        }
+    }
 
     /// `q = β^{s g}`: how much of the collateral rate reaches the next attacker, `s g` tiles back.
     pub fn decay(self, speed: f64, spacing: f64) -> f64 {

@@ -12,7 +12,6 @@
 
 use super::budget::{Budget, PathBudget, fill_evenly};
 use super::draft::{Draft, DraftBatch, WaveInput, duration_room, extend_duration};
-use super::params::WaveParams;
 use super::search::{first_ok, last_ok};
 use super::wave::WaveKind;
 use crate::rng::Rng;
@@ -47,9 +46,18 @@ pub(crate) fn generate(input: &WaveInput, rng: &mut Rng) -> Draft {
     }
 }
 
+/// Most batches wave `number` may have: one for waves 1–2, two for 3–4, three after.
+fn max_batches(number: u32) -> u32 {
+    match number {
+        0..=2 => 1,
+        3..=4 => 2,
+        _ => 3,
+    }
+}
+
 /// One run of Algorithm 5.
 fn attempt(input: &WaveInput, budget: &Budget, rng: &mut Rng) -> Partial {
-    let planned = rng.range_i64(1, i64::from(WaveParams::max_batches(input.number))) as usize;
+    let planned = rng.range_i64(1, i64::from(max_batches(input.number))) as usize;
     let mut wave = Partial::new(input.slots());
     for i in 0..planned {
         let last = i + 1 == planned;

@@ -193,8 +193,40 @@ impl<'t> WorldGenerator<'t> {
 
     /// Generates a world from `seed` (see [`generate_world`]).
     pub fn generate(&self, params: &WorldParams, seed: Seed) -> Result<World, GenError> {
-        generate_prepared(params, self.terrain, &self.set, seed)
+        generate_prepared(params, self.terrain, &self.set, seed, false).map(|(world, _)| world)
     }
+
+    /// Generates a world as [`WorldGenerator::generate`] does, and keeps what each stage was
+    /// given on the attempt that made it, so each stage can be measured on its own with real
+    /// inputs.
+    pub fn generate_traced(
+        &self,
+        params: &WorldParams,
+        seed: Seed,
+    ) -> Result<(World, StageInputs), GenError> {
+        let (world, inputs) = generate_prepared(params, self.terrain, &self.set, seed, true)?;
+        Ok((world, inputs.expect("inputs are kept when traced")))
+    }
+}
+
+/// What each stage was given on the attempt that made a world
+/// ([`WorldGenerator::generate_traced`]).
+#[derive(Clone, Debug)]
+pub struct StageInputs {
+    /// The hub and path starts (the annealer's and the terrain constraints' input).
+    pub endpoints: endpoints::Endpoints,
+    /// The main paths (the terrain constraints' and the final network's input).
+    pub main: annealing::MainPaths,
+    /// What the paths ask of the terrain (the wave function collapse's input).
+    pub constraints: wfc::WfcConstraints,
+    /// The terrain (the obstacles' and the final network's input).
+    pub land: wfc::Terrain,
+    /// Tiles kept free of obstacles: the main paths.
+    pub reserved: Vec<bool>,
+    /// The obstacle on each tile (the final network's input).
+    pub placed: Vec<Option<u16>>,
+    /// Tiles of the final network (the scatter's input).
+    pub path_tiles: Vec<bool>,
 }
 
 fn generate_prepared(
@@ -202,7 +234,8 @@ fn generate_prepared(
     terrain: &TerrainType,
     set: &ModuleSet,
     seed: Seed,
-) -> Result<World, GenError> {
+    trace: bool,
+) -> Result<(World, Option<StageInputs>), GenError> {
     params.validate()?;
     let grid = params.grid();
     if set.variants.len() > usize::from(u16::MAX) {
@@ -270,7 +303,16 @@ fn generate_prepared(
                     continue;
                 }
             };
-            return Ok(scatter_and_assemble(
+            let inputs = trace.then(|| StageInputs {
+                endpoints: endpoints.clone(),
+                main: main.clone(),
+                constraints: constraints.clone(),
+                land: land.clone(),
+                reserved: reserved.clone(),
+                placed: placed.clone(),
+                path_tiles: network.distance.iter().map(Option::is_some).collect(),
+            });
+            let world = scatter_and_assemble(
                 seed,
                 terrain,
                 set,
@@ -282,7 +324,8 @@ fn generate_prepared(
                 network,
                 stats,
                 &mut stage("scatter"),
-            ));
+            );
+            return Ok((world, inputs));
         }
     }
     Err(GenError::Exhausted {

@@ -3,9 +3,6 @@
 //! obstacle models as small dots, paths as lines with arrows, the hub as a gold disc and the path
 //! starts as red squares in the margin.
 
-use std::io::BufWriter;
-use std::path::Path;
-
 use super::World;
 use super::grid::Pos;
 use super::noise_expr::height_at;
@@ -322,16 +319,20 @@ fn slant_marker(canvas: &mut Canvas, world: &World, p: Pos) -> Option<()> {
     Some(())
 }
 
-/// Writes a PNG picture of `world` to `path`.
-pub fn render_png(world: &World, terrain_type: &TerrainType, path: &Path) -> std::io::Result<()> {
+/// A PNG picture of `world`, encoded in memory (writing it is the caller's business: world
+/// generation does no I/O).
+pub fn render_png(world: &World, terrain_type: &TerrainType) -> Vec<u8> {
     let (width, height, data) = render_rgb(world, terrain_type);
-    let file = std::fs::File::create(path)?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), width, height);
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(std::io::Error::other)?;
+    // Encoding into memory fails only on a header that does not match the data, which
+    // `render_rgb` makes together.
+    let mut writer = encoder.write_header().expect("a valid PNG header");
     writer
         .write_image_data(&data)
-        .map_err(std::io::Error::other)?;
-    writer.finish().map_err(std::io::Error::other)
+        .expect("the image data fits the header");
+    writer.finish().expect("the image is complete");
+    png
 }

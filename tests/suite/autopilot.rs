@@ -3,7 +3,7 @@
 
 use crate::common::Mods;
 use rampart::autopilot::{LevelResult, play_run};
-use rampart::battle::replay::Replay;
+use rampart::level::replay::Replay;
 use rampart::run::RunConfig;
 
 fn config(seed: u64) -> RunConfig {

@@ -113,9 +113,9 @@ const LAYOUT: &str = "
 fn battle(content: &Arc<ContentDb>) -> Battle {
     let mut config = BattleConfig::new(Seed(9));
     config.world = Some(Arc::new(World::from_layout(LAYOUT).unwrap()));
-    config.materials = 1000.0;
+    config.start.materials = 1000.0;
     // One attacker due long after every test ends keeps the first wave running.
-    config.waves = vec![WaveSpawns {
+    config.start.waves = vec![WaveSpawns {
         spawns: vec![WaveSpawn {
             delay: 1_000_000,
             path: 0,

@@ -83,9 +83,9 @@ fn content() -> (Mods, Arc<ContentDb>) {
 fn battle(content: &Arc<ContentDb>, attackers: &[(u32, &str)]) -> Battle {
     let mut config = BattleConfig::new(Seed(5));
     config.world = Some(Arc::new(World::from_layout(LAYOUT).unwrap()));
-    config.hub = Some("core:hub".into());
-    config.waves = vec![wave(attackers)];
-    config.materials = 100.0;
+    config.start.hub = Some("core:hub".into());
+    config.start.waves = vec![wave(attackers)];
+    config.start.materials = 100.0;
     Battle::new(content.clone(), config)
 }
 

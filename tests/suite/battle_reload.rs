@@ -22,9 +22,9 @@ fn hills_world(content: &ContentDb) -> Arc<World> {
 fn battle_on(content: &Arc<ContentDb>, world: Arc<World>) -> Battle {
     let mut config = BattleConfig::new(Seed(5));
     config.world = Some(world);
-    config.hub = Some("core:hub".into());
-    config.materials = 10_000.0;
-    config.waves = vec![
+    config.start.hub = Some("core:hub".into());
+    config.start.materials = 10_000.0;
+    config.start.waves = vec![
         wave(&[(0, "core:red_slime")]),
         wave(&[(0, "core:red_slime")]),
     ];

@@ -76,8 +76,8 @@ fn content() -> (Mods, Arc<ContentDb>) {
 fn battle(content: &Arc<ContentDb>, waves: Vec<WaveSpawns>) -> Battle {
     let mut config = BattleConfig::new(Seed(3));
     config.world = Some(Arc::new(World::from_layout(LAYOUT).unwrap()));
-    config.hub = Some("core:hub".into());
-    config.waves = waves;
+    config.start.hub = Some("core:hub".into());
+    config.start.waves = waves;
     Battle::new(content.clone(), config)
 }
 
@@ -219,7 +219,7 @@ fn the_collection_limits_what_can_be_placed() {
     let (_mods, content) = content();
     let mut config = BattleConfig::new(Seed(3));
     config.world = Some(Arc::new(World::from_layout(LAYOUT).unwrap()));
-    config.collection = Some(vec!["w:wall".into()]);
+    config.start.collection = Some(vec!["w:wall".into()]);
     let mut b = Battle::new(content.clone(), config);
     assert!(
         b.place("w:loner", Position { x: 0.0, y: 0.0 }, 0)
@@ -275,7 +275,7 @@ fn energy_is_capped_fuel_wins_and_hull_loses() {
         &content,
         vec![wave(&[(0, "w:walker")]), wave(&[(0, "w:walker")])],
     );
-    let cap = b.config().energy_cap;
+    let cap = b.config().start.energy_cap;
     b.command(
         |b| &b.chains.add_energy,
         Gain {

@@ -116,6 +116,41 @@ fn check_reports_each_kind_of_mistake_with_its_position() {
     }
 }
 
+/// One exit-code policy: 0 all went well; 1 what the command examined has errors (here a mod with
+/// a typo, left out while the rest is used); 2 the command could not do what was asked.
+#[test]
+fn exit_codes_follow_one_policy() {
+    let home = tempfile::tempdir().unwrap();
+    let broken = ["--mods-dir", "tests/fixtures/broken/unknown_field"];
+    let tried = rampart(
+        home.path(),
+        &[&broken[..], &["try", "core:sniper", "--count", "2"]].concat(),
+    );
+    let (stdout, stderr) = (text(&tried.stdout), text(&tried.stderr));
+    assert_eq!(tried.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("tried core:sniper"), "{stdout}");
+    assert!(stderr.contains("unknown field `rnage`"), "{stderr}");
+    assert!(
+        stderr.contains("error: the mods have 1 error (above)"),
+        "{stderr}"
+    );
+    let simulated = rampart(
+        home.path(),
+        &[&broken[..], &["simulate", "--seed", "1", "--levels", "1"]].concat(),
+    );
+    assert_eq!(
+        simulated.status.code(),
+        Some(1),
+        "{}",
+        text(&simulated.stderr)
+    );
+    let unknown = rampart(home.path(), &["try", "core:nothing"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).starts_with("error: "));
+    let fine = rampart(home.path(), &["waves", "--seed", "1"]);
+    assert_eq!(fine.status.code(), Some(0), "{}", text(&fine.stderr));
+}
+
 #[test]
 fn check_stops_every_sandbox_escape_and_creates_no_file() {
     let home = tempfile::tempdir().unwrap();
@@ -228,7 +263,7 @@ fn mods_lists_load_order_and_switches_mods_without_deleting_them() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 
     let out = rampart(home.path(), &["mods", "--enable", "no-such-mod"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no mod `no-such-mod`"));
 }
 

@@ -1,6 +1,12 @@
-//! The modding docs' Lua examples compile, and every chain is documented.
+//! The modding docs hold: their Lua examples compile, and the chain tables of `lua-api.md`
+//! list every chain once, in the table of its kind, with its payload's fields (names, order,
+//! which a modifier may change ✎, which the game sets), the entity it is about, and a query's
+//! input and value as scripts see them.
 
+use std::collections::BTreeMap;
 use std::path::Path;
+
+use rampart::battle::{Access, ChainInfo, ChainKind, Chains, LuaShape};
 
 fn docs() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding");
@@ -19,6 +25,14 @@ fn docs() -> Vec<(String, String)> {
     pages
 }
 
+fn lua_api() -> String {
+    docs()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("lua-api.md"))
+        .unwrap()
+        .1
+}
+
 #[test]
 fn every_lua_example_compiles() {
     let mut count = 0;
@@ -34,17 +48,189 @@ fn every_lua_example_compiles() {
     assert!(count >= 15, "only {count} examples found");
 }
 
-#[test]
-fn every_chain_is_documented() {
-    let api = docs()
+/// The words in backticks of a table cell, in order.
+fn ticked(cell: &str) -> Vec<&str> {
+    cell.split('`').skip(1).step_by(2).collect()
+}
+
+/// A cell split at its top-level commas (not those inside parentheses, braces or `<…>`).
+fn items(cell: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in cell.char_indices() {
+        match c {
+            '(' | '{' | '<' => depth += 1,
+            ')' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cell[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(cell[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// The fields a payload cell lists: name and access, from `` `name` ✎ `` and
+/// `` `name` (set by the game) ``; `(empty)` lists none.
+fn payload_fields(cell: &str) -> Vec<(String, Access)> {
+    if cell.trim() == "(empty)" {
+        return Vec::new();
+    }
+    items(cell)
         .into_iter()
-        .find(|(p, _)| p.ends_with("lua-api.md"))
-        .unwrap()
-        .1;
-    for (name, _) in rampart::battle::Chains::ALL {
-        assert!(
-            api.contains(&format!("`{name}`")),
-            "chain `{name}` is missing from lua-api.md"
+        .map(|item| {
+            let name = ticked(item).first().copied().unwrap_or("").to_string();
+            let outside = item.split('(').next().unwrap_or("");
+            let access = if item.contains("(set by the game)") {
+                Access::Result
+            } else if outside.contains('✎') {
+                Access::Write
+            } else {
+                Access::Read
+            };
+            (name, access)
+        })
+        .collect()
+}
+
+/// The shape a query's input or value cell describes.
+fn shape_of(cell: &str) -> Result<Shape, String> {
+    let cell = cell.trim().trim_start_matches('`');
+    if let Some(table) = cell.strip_prefix('{') {
+        let keys = items(table.split('}').next().unwrap_or(""))
+            .into_iter()
+            .map(|kv| kv.split('=').next().unwrap_or("").trim().to_string())
+            .collect();
+        return Ok(Shape::Table(keys));
+    }
+    for (start, shape) in [
+        ("a number", Shape::Number),
+        ("a list of strings", Shape::Strings),
+        ("an attacker (entity)", Shape::Entity),
+        ("an entity", Shape::Entity),
+        ("nil", Shape::Nil),
+    ] {
+        if cell.starts_with(start) {
+            return Ok(shape);
+        }
+    }
+    Err(format!("cannot tell what `{cell}` describes"))
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    Table(Vec<String>),
+    Entity,
+    Number,
+    Strings,
+    Nil,
+}
+
+impl From<LuaShape> for Shape {
+    fn from(shape: LuaShape) -> Shape {
+        match shape {
+            LuaShape::Table(fields) => {
+                Shape::Table(fields.iter().map(|f| f.name.to_string()).collect())
+            }
+            LuaShape::Entity => Shape::Entity,
+            LuaShape::Number => Shape::Number,
+            LuaShape::Strings => Shape::Strings,
+            LuaShape::Nil => Shape::Nil,
+        }
+    }
+}
+
+/// The rows of the table that follows `heading` in `text`, as cells (header and rule skipped).
+fn table_after<'a>(text: &'a str, heading: &str) -> Vec<Vec<&'a str>> {
+    let start = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("lua-api.md has no `{heading}`"));
+    text[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect()
+}
+
+#[test]
+fn every_chain_is_documented_with_its_payload() {
+    let api = lua_api();
+    let tables = [
+        (ChainKind::Command, "Commands (modifiers may change"),
+        (ChainKind::Query, "Queries (`input` → value)"),
+        (ChainKind::Event, "Events:"),
+    ];
+    let chains: BTreeMap<&str, &ChainInfo> = Chains::ALL.iter().map(|c| (c.name, c)).collect();
+    let mut documented: BTreeMap<&str, usize> = BTreeMap::new();
+    for (kind, heading) in tables {
+        let mut previous_input = None;
+        for row in table_after(&api, heading) {
+            assert_eq!(row.len(), 3, "{heading}: a row needs three cells: {row:?}");
+            for name in ticked(row[0]) {
+                *documented.entry(name).or_default() += 1;
+                let Some(chain) = chains.get(name) else {
+                    panic!("lua-api.md lists `{name}`, which is no chain");
+                };
+                assert_eq!(chain.kind, kind, "`{name}` is listed among the wrong kind");
+                if kind == ChainKind::Query {
+                    let input = match row[1] {
+                        "as above" => previous_input.clone().expect("a row above"),
+                        cell => shape_of(cell).unwrap(),
+                    };
+                    assert_eq!(input, Shape::from(chain.payload), "input of `{name}`");
+                    let value = shape_of(row[2]).unwrap();
+                    assert_eq!(
+                        Some(value),
+                        chain.value.map(Shape::from),
+                        "value of `{name}`"
+                    );
+                    previous_input = Some(input);
+                    continue;
+                }
+                let LuaShape::Table(fields) = chain.payload else {
+                    panic!("`{name}`'s payload is not a table");
+                };
+                let want: Vec<(String, Access)> = fields
+                    .iter()
+                    .map(|f| (f.name.to_string(), f.access))
+                    .collect();
+                assert_eq!(payload_fields(row[1]), want, "payload of `{name}`");
+                let about = ticked(row[2]).first().copied();
+                assert_eq!(about, chain.about, "what `{name}` is about");
+            }
+        }
+    }
+    for chain in Chains::ALL {
+        assert_eq!(
+            documented.get(chain.name),
+            Some(&1),
+            "`{}` must be listed once in the chain tables of lua-api.md",
+            chain.name
         );
     }
+}
+
+/// The check above reads the tables the way a modder does: a wrong mark is caught.
+#[test]
+fn the_payload_reader_sees_marks_and_results() {
+    assert_eq!(
+        payload_fields(
+            "`target`, `amount` ✎, `types` ✎ (list of `\"a\"`, `\"b\"`), `dealt` (set by the game)"
+        ),
+        vec![
+            ("target".to_string(), Access::Read),
+            ("amount".to_string(), Access::Write),
+            ("types".to_string(), Access::Write),
+            ("dealt".to_string(), Access::Result),
+        ]
+    );
+    assert_eq!(
+        shape_of("`{ blueprint = \"mod:name\", entity = <x, or nil> }`"),
+        Ok(Shape::Table(vec!["blueprint".into(), "entity".into()]))
+    );
+    assert!(shape_of("tiles per second").is_err());
 }

@@ -79,7 +79,7 @@ fn png_is_written_and_bad_arguments_are_explained() {
             "20,22",
         ],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--paths 3 does not match the 2 --lengths")
     );
@@ -87,7 +87,7 @@ fn png_is_written_and_bad_arguments_are_explained() {
         home.path(),
         &["generate", "--seed", "3", "--terrain", "core:swamp"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no terrain type `core:swamp`"));
 }
 

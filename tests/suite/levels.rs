@@ -165,5 +165,5 @@ fn a_broken_override_leaves_no_level_setter_and_runs_say_why() {
     let (content, _) = mods.load_after_core();
     assert!(content.levels.is_none());
     let err = LevelSpec::new(&content, 1, 1).unwrap_err();
-    assert!(err.contains("levels.ron"), "{err}");
+    assert!(err.to_string().contains("levels.ron"), "{err}");
 }

@@ -6,6 +6,7 @@
 mod common;
 mod waves_common;
 
+mod architecture;
 mod autopilot;
 mod battle_combat;
 mod battle_describe;

@@ -1,43 +1,38 @@
 //! A whole battle on a generated world, recorded, replayed in another process, and played with
-//! different tick batching.
+//! different tick batching; and a record checked in from today's format, which must replay with
+//! its hashes.
+//!
+//! The checked-in record pins the record format and the state hash: a change to either (a new
+//! field in the battle state, a rule that plays differently) fails
+//! `the_checked_in_record_replays_with_its_hashes`. When the change is meant, bump
+//! `level::replay::FORMAT` and make the record again, in the same commit:
+//! `RAMPART_UPDATE_RECORD=1 cargo test --no-default-features --test suite replay::`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use crate::common::{Mods, attacker, blueprint};
-use rampart::battle::replay::{LevelSetup, Replay, WorldSetup};
-use rampart::battle::{Battle, PlayerCommand, WaveSpawn, WaveSpawns};
+use crate::common::load_dirs;
+use rampart::battle::{Battle, PlayerCommand, Start, WaveSpawn, WaveSpawns};
 use rampart::content::{ContentDb, Priority};
+use rampart::level::replay::{FORMAT, Replay};
+use rampart::level::{LevelSetup, WorldSetup};
+use rampart::rng::Seed;
 use rampart::worldgen::Pos;
 
-fn content(mods: &Mods) -> Arc<ContentDb> {
-    mods.manifest("r", &["core"]);
-    mods.file(
-        "r/attackers/runner.ron",
-        &attacker("Runner", 12.0, 1.5, "script: \"scripts/runner.lua\","),
-    );
-    mods.file(
-        "r/attackers/tank.ron",
-        &attacker("Tank", 40.0, 0.8, "").replace("Small", "Large"),
-    );
-    mods.file(
-        "r/blueprints/gun.ron",
-        &blueprint("Gun", "Tower", "cost: (materials: 10), range: 2.9, damage: 2, damage_type: [Physical], interval: 16, behaviour: Shooter(())"),
-    );
-    mods.file(
-        "r/blueprints/bolt.ron",
-        &blueprint(
-            "Bolt",
-            "Tower",
-            "cost: (materials: 15), range: 4, damage: 5, damage_type: [Physical], interval: 30, behaviour: Shooter((projectile: Straight(speed: 6)))",
-        ),
-    );
-    mods.file(
-        "r/scripts/runner.lua",
-        "-- Runners sometimes sprint.\nreturn { on_spawn = function(self, game)\n  local burst = math.random(1, 3)\n  self:modify(\"speed\", -5, function(s) if self:hp() < 6 then return s * burst end end)\nend }",
-    );
-    mods.load_with_core()
+/// The mods folder of the recorded battle: its own attackers, towers, Hub and terrain, nothing
+/// of core's, so balancing core never changes the record.
+fn fixture_mods() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/mods")
+}
+
+/// The battle record made by this build's format, checked in.
+fn fixture_record() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/record.json")
+}
+
+fn content() -> Arc<ContentDb> {
+    load_dirs(&[fixture_mods()])
 }
 
 fn setup() -> LevelSetup {
@@ -47,31 +42,30 @@ fn setup() -> LevelSetup {
                 delay: i * 10,
                 path: (i % 2) as usize,
                 attacker: if i % 4 == 3 {
-                    "r:tank".into()
+                    "recorded:tank".into()
                 } else {
-                    "r:runner".into()
+                    "recorded:runner".into()
                 },
             })
             .collect(),
     };
     LevelSetup {
-        seed: 77,
         world: WorldSetup::Generated {
-            terrain: "core:hills".into(),
+            terrain: "recorded:meadow".into(),
             seed: 5,
             width: 15,
             height: 15,
             path_lengths: vec![20, 24],
             extra_branches: 1,
         },
-        waves: vec![wave(6), wave(10), wave(16)],
-        collection: None,
-        hub: Some("core:hub".into()),
-        materials: 100.0,
-        energy: 20.0,
-        energy_cap: 50.0,
-        hull: 20.0,
-        fuel_goal: 1000.0,
+        start: Start {
+            waves: vec![wave(6), wave(10), wave(16)],
+            hub: Some("recorded:hub".into()),
+            materials: 100.0,
+            energy: 20.0,
+            fuel_goal: 1000.0,
+            ..Start::new(Seed(77))
+        },
     }
 }
 
@@ -98,7 +92,11 @@ fn play(content: &Arc<ContentDb>, batches: &[u64]) -> (Battle, LevelSetup) {
     let spots = spots(&b);
     assert!(spots.len() >= 6, "{spots:?}");
     for (i, p) in spots.iter().take(5).enumerate() {
-        let blueprint = if i % 2 == 0 { "r:gun" } else { "r:bolt" };
+        let blueprint = if i % 2 == 0 {
+            "recorded:gun"
+        } else {
+            "recorded:bolt"
+        };
         b.schedule(
             0,
             PlayerCommand::place(blueprint, f64::from(p.x), f64::from(p.y)),
@@ -110,7 +108,7 @@ fn play(content: &Arc<ContentDb>, batches: &[u64]) -> (Battle, LevelSetup) {
     b.schedule(300, PlayerCommand::StartWave).unwrap();
     b.schedule(
         640,
-        PlayerCommand::place("r:gun", f64::from(spots[5].x), f64::from(spots[5].y)),
+        PlayerCommand::place("recorded:gun", f64::from(spots[5].x), f64::from(spots[5].y)),
     )
     .unwrap();
     b.schedule(650, PlayerCommand::StartWave).unwrap();
@@ -136,8 +134,7 @@ fn batches_of(size: u64, total: u64) -> Vec<u64> {
 
 #[test]
 fn batching_and_pauses_do_not_change_the_battle() {
-    let mods = Mods::new();
-    let content = content(&mods);
+    let content = content();
     let (one, _) = play(&content, &batches_of(1, 1400));
     let (two, _) = play(&content, &batches_of(2, 1400));
     let (tens, _) = play(&content, &batches_of(20, 1400));
@@ -159,21 +156,21 @@ fn batching_and_pauses_do_not_change_the_battle() {
 
 #[test]
 fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
-    let mods = Mods::new();
-    let content = content(&mods);
+    let content = content();
     let (battle, setup) = play(&content, &batches_of(20, 1400));
     let replay = Replay::record(&battle, &setup);
     assert_eq!(replay.verify(&content), Ok(replay.checkpoints.len() + 1));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("battle.json");
     std::fs::write(&file, serde_json::to_string_pretty(&replay).unwrap()).unwrap();
+    // Run away from the repository, so that only the record's mods load.
     let run = |file: &Path| {
         Command::new(env!("CARGO_BIN_EXE_rampart"))
             .args(["replay"])
             .arg(file)
             .arg("--mods-dir")
-            .arg(mods.path())
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg(fixture_mods())
+            .current_dir(dir.path())
             .env("RAMPART_HOME", dir.path())
             .output()
             .unwrap()
@@ -189,11 +186,33 @@ fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
 
     let mut changed = replay.clone();
     changed.commands.retain(
-        |(_, c)| !matches!(c, PlayerCommand::Place { blueprint, .. } if blueprint == "r:bolt"),
+        |(_, c)| !matches!(c, PlayerCommand::Place { blueprint, .. } if blueprint == "recorded:bolt"),
     );
     let file = dir.path().join("changed.json");
     std::fs::write(&file, serde_json::to_string(&changed).unwrap()).unwrap();
     let out = run(&file);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not match"));
+}
+
+#[test]
+fn the_checked_in_record_replays_with_its_hashes() {
+    let content = content();
+    if std::env::var_os("RAMPART_UPDATE_RECORD").is_some() {
+        let (battle, setup) = play(&content, &batches_of(20, 1400));
+        let record = Replay::record(&battle, &setup);
+        let json = serde_json::to_string_pretty(&record).unwrap();
+        std::fs::write(fixture_record(), json + "\n").unwrap();
+    }
+    let text = std::fs::read_to_string(fixture_record()).unwrap();
+    let record: Replay = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!("the checked-in record no longer reads ({e}): bump FORMAT and make it again")
+    });
+    assert_eq!(
+        record.format, FORMAT,
+        "FORMAT changed: make the record again (see this file's docs)"
+    );
+    assert_eq!(record.content_hash, content.content_hash());
+    assert!(record.checkpoints.len() >= 2, "{:?}", record.checkpoints);
+    assert_eq!(record.verify(&content), Ok(record.checkpoints.len() + 1));
 }

@@ -46,6 +46,7 @@ fn start(content: &ContentDb, seed: u64, starting: Option<&[&str]>) -> Result<Ru
             starting_blueprints,
         },
     )
+    .map_err(|e| e.to_string())
 }
 
 fn rarity(content: &ContentDb, id: &str) -> Rarity {
@@ -212,7 +213,7 @@ fn a_full_collection_takes_a_reward_only_in_place_of_another() {
     let mut full = at_reward(&run, &["t:common3", "t:legendary2"]);
     let before = full.clone();
     let err = full.choose_reward(Some(1), None).unwrap_err();
-    assert!(err.contains("choose one to replace"), "{err}");
+    assert!(err.to_string().contains("choose one to replace"), "{err}");
     assert!(full.choose_reward(Some(1), Some(9)).is_err());
     assert!(full.choose_reward(Some(2), Some(0)).is_err());
     assert_eq!(full, before);
@@ -259,7 +260,10 @@ fn saves_round_trip_and_broken_saves_say_where() {
     for (text, message) in broken {
         assert_ne!(text, save, "the edit for `{message}` applies");
         let err = Run::from_ron(&text).unwrap_err();
-        assert!(err.contains(message), "expected `{message}`: {err}");
+        assert!(
+            err.to_string().contains(message),
+            "expected `{message}`: {err}"
+        );
     }
 }
 
@@ -287,7 +291,7 @@ fn a_lost_level_ends_the_run_for_good() {
     run.finish_battle(&battle);
     assert_eq!(run.phase(), &RunPhase::Over { levels_won: 0 });
     assert_eq!(run.hull(), 0.0);
-    assert!(run.plan(&content).unwrap_err().contains("over"));
+    assert!(run.plan(&content).unwrap_err().to_string().contains("over"));
     assert!(run.choose_reward(Some(0), None).is_err());
     // The end is saved too.
     assert_eq!(Run::from_ron(&run.to_ron()).unwrap(), run);
@@ -298,8 +302,11 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
     let content = Mods::new().load_armed();
     let mut run = start(&content, 2, None).unwrap();
     let plan = run.plan(&content).unwrap();
-    assert_eq!((plan.level, plan.setup.hull), (1, 20.0));
-    assert_eq!(plan.setup.collection.as_deref(), Some(run.collection()));
+    assert_eq!((plan.level, plan.setup.start.hull), (1, 20.0));
+    assert_eq!(
+        plan.setup.start.collection.as_deref(),
+        Some(run.collection())
+    );
     assert_eq!(
         plan,
         run.plan(&content).unwrap(),
@@ -326,7 +333,7 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
 
     let next = run.plan(&content).unwrap();
     assert_eq!(next.level, 2);
-    assert_eq!(next.setup.hull, battle.player().hull);
-    assert!(next.setup.collection.unwrap().contains(&offers[0]));
-    assert_ne!(next.setup.seed, plan.setup.seed);
+    assert_eq!(next.setup.start.hull, battle.player().hull);
+    assert!(next.setup.start.collection.unwrap().contains(&offers[0]));
+    assert_ne!(next.setup.start.seed, plan.setup.start.seed);
 }

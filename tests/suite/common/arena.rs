@@ -59,9 +59,9 @@ impl Arena {
     pub fn battle(content: &Arc<ContentDb>, layout: &str, waves: Vec<WaveSpawns>) -> Battle {
         let mut config = BattleConfig::new(Seed(5));
         config.world = Some(Arc::new(World::from_layout(layout).unwrap()));
-        config.hub = Some("core:hub".into());
-        config.materials = 1000.0;
-        config.waves = if waves.is_empty() {
+        config.start.hub = Some("core:hub".into());
+        config.start.materials = 1000.0;
+        config.start.waves = if waves.is_empty() {
             let holding = WaveSpawns {
                 spawns: vec![WaveSpawn {
                     delay: 1_000_000,

@@ -95,6 +95,22 @@ impl Mods {
     }
 }
 
+/// Loads the mods in the given folders, in order; fails the test on any error.
+pub fn load_dirs(dirs: &[PathBuf]) -> Arc<ContentDb> {
+    let dirs: Vec<ModDir> = dirs
+        .iter()
+        .map(|p| ModDir {
+            path: p.clone(),
+            origin: Origin::Extra,
+        })
+        .collect();
+    let set = ModSet::discover(&dirs, &ModSettings::default());
+    let mut diagnostics = set.diagnostics.clone();
+    let (db, d) = ContentDb::load(&set);
+    diagnostics.extend(d);
+    without_errors((Arc::new(db), diagnostics))
+}
+
 /// Loads the repository's `mods` folder with the mods in `enabled` switched on (as a player
 /// would with `rampart mods --enable`); fails the test on any error.
 pub fn load_repo_with(enabled: &[&str]) -> Arc<ContentDb> {

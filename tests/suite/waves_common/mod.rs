@@ -6,7 +6,10 @@ use std::collections::BTreeSet;
 
 use rampart::waves::budget::PathBudget;
 use rampart::waves::model::{self, BatchShape, Collateral};
-use rampart::waves::{AttackerPool, Growth, PoolAttacker, Wave, WaveKind, WaveParams};
+use rampart::waves::{AttackerPool, Wave, WaveKind, WaveParams};
+
+mod pools;
+pub use pools::{level_params, sample_with, synthetic_pool};
 
 /// The core mod's content.
 pub fn core_content() -> std::sync::Arc<rampart::content::ContentDb> {
@@ -16,40 +19,6 @@ pub fn core_content() -> std::sync::Arc<rampart::content::ContentDb> {
 /// The core mod's attackers.
 pub fn core_pool() -> AttackerPool {
     AttackerPool::from_content(&core_content()).unwrap()
-}
-
-/// A pool of `n` made-up attacker types spanning weak-and-fast to strong-and-slow.
-pub fn synthetic_pool(n: usize) -> AttackerPool {
-    AttackerPool::new(
-        (0..n)
-            .map(|i| PoolAttacker {
-                id: format!("test:a{i}"),
-                value: 4.0 * 1.6f64.powi(i as i32),
-                speed: [0.6, 1.0, 1.5, 2.2][i % 4],
-                min_spacing: [0.25, 0.5, 1.0][i % 3],
-                weight: 1.0 + (i % 2) as f64,
-            })
-            .collect(),
-    )
-    .unwrap()
-}
-
-/// Stand-ins for the level setter: harder levels start higher and grow faster.
-pub fn level_params(level: u32) -> WaveParams {
-    let d = WaveParams::default();
-    let k = f64::from(level - 1);
-    WaveParams {
-        capacity: Growth {
-            first: d.capacity.first * (1.0 + 0.5 * k),
-            per_wave: d.capacity.per_wave * (1.0 + 0.25 * k),
-            ..d.capacity
-        },
-        rate: Growth {
-            first: d.rate.first * (1.0 + 0.3 * k),
-            ..d.rate
-        },
-        ..d
-    }
 }
 
 fn relative_eq(a: f64, b: f64) -> bool {
@@ -112,7 +81,7 @@ fn check_wave(
         alpha: w.alpha,
         beta: w.beta,
     };
-    if collateral != params.collateral(number) {
+    if collateral != Collateral::at_wave(params, number) {
         return fail("α, β do not follow the ramps".into());
     }
     if w.global_capacity < params.capacity.at(number) * params.global_fraction * (1.0 - 1e-12) {

@@ -6,7 +6,8 @@ use glam::DVec2;
 
 use super::handles::{damage_types_to_lua, entity_from_lua, entity_to_lua};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
-use crate::battle::scripting::{HostLink, RegistrationKind};
+use crate::battle::scripting::HostLink;
+use crate::battle::scripting::register::RegistrationKind;
 use crate::battle::{
     Barrier, Effect, EntityId, EntityKind, Lasting, Phase, Position, Stacking, chains,
 };

@@ -2,7 +2,7 @@
 
 use mlua::{AnyUserData, FromLua, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 
-use super::super::{Battle, EntityId};
+use crate::battle::{Battle, EntityId};
 use crate::content::{DamageType, DamageTypes};
 
 /// A handle to an entity, as scripts hold it. Handles of dead entities stay valid values;

@@ -1,113 +1,21 @@
 //! Battle records: everything needed to play a battle again — the mods, the level, the player's
 //! stamped commands — and the state hashes it reached, so that playing it again checks that the
 //! simulation is still deterministic.
+//!
+//! The state hash is the serialised battle state, so a new field in it changes every recorded
+//! hash; so does a change to the record's own shape. Either bumps [`FORMAT`], and the record
+//! checked in under `tests/fixtures/replay/` is made again on purpose.
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Battle, BattleConfig, PlayerCommand, WaveSpawns};
+use super::{LevelSetup, SetupError};
+use crate::battle::{Battle, PlayerCommand};
 use crate::content::ContentDb;
-use crate::rng::Seed;
-use crate::worldgen::{World, WorldParams, generate_world};
 
-/// The version of the record format.
-pub const FORMAT: u32 = 1;
-
-/// How a level's world is made.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum WorldSetup {
-    /// Generated from a terrain type and a seed.
-    Generated {
-        /// The terrain type's id.
-        terrain: String,
-        /// The world seed.
-        seed: u64,
-        /// Tiles from west to east.
-        width: i32,
-        /// Tiles from south to north.
-        height: i32,
-        /// The length of each path.
-        path_lengths: Vec<u32>,
-        /// Extra branches the final network may add.
-        extra_branches: u32,
-    },
-    /// Drawn by hand (see `World::from_layout`).
-    Layout(String),
-}
-
-impl WorldSetup {
-    /// Makes the world.
-    pub fn build(&self, content: &ContentDb) -> Result<World, String> {
-        match self {
-            WorldSetup::Layout(text) => World::from_layout(text),
-            WorldSetup::Generated {
-                terrain,
-                seed,
-                width,
-                height,
-                path_lengths,
-                extra_branches,
-            } => {
-                let terrain = content
-                    .terrain(terrain)
-                    .ok_or_else(|| format!("the terrain type `{terrain}` is not loaded"))?;
-                let mut params = WorldParams::with_lengths(path_lengths.clone());
-                params.width = *width;
-                params.height = *height;
-                params.extra_branches = *extra_branches;
-                generate_world(&params, terrain, Seed(*seed)).map_err(|e| e.to_string())
-            }
-        }
-    }
-}
-
-/// Everything that sets a level up, apart from the content.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LevelSetup {
-    /// The battle's seed.
-    pub seed: u64,
-    /// The world.
-    pub world: WorldSetup,
-    /// The waves.
-    pub waves: Vec<WaveSpawns>,
-    /// The player's blueprints; every blueprint if `None`.
-    pub collection: Option<Vec<String>>,
-    /// The Hub blueprint.
-    pub hub: Option<String>,
-    /// Materials at the start.
-    pub materials: f64,
-    /// Energy at the start.
-    pub energy: f64,
-    /// The energy cap before modifiers.
-    pub energy_cap: f64,
-    /// Hull at the start.
-    pub hull: f64,
-    /// Fuel needed to win.
-    pub fuel_goal: f64,
-}
-
-impl LevelSetup {
-    /// The battle configuration for this level.
-    pub fn config(&self, content: &ContentDb) -> Result<BattleConfig, String> {
-        let mut config = BattleConfig::new(Seed(self.seed));
-        config.world = Some(Arc::new(self.world.build(content)?));
-        config.waves = self.waves.clone();
-        config.collection = self.collection.clone();
-        config.hub = self.hub.clone();
-        config.materials = self.materials;
-        config.energy = self.energy;
-        config.energy_cap = self.energy_cap;
-        config.hull = self.hull;
-        config.fuel_goal = self.fuel_goal;
-        Ok(config)
-    }
-
-    /// Starts the battle of this level.
-    pub fn start(&self, content: &Arc<ContentDb>) -> Result<Battle, String> {
-        Ok(Battle::new(content.clone(), self.config(content)?))
-    }
-}
+/// The version of the record format: 2 since the battle's starting values are one `start`.
+pub const FORMAT: u32 = 2;
 
 /// A recorded battle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,11 +37,14 @@ pub struct Replay {
 }
 
 /// Where a replay went differently.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ReplayError {
     /// The level could not be set up.
     #[error("the level cannot be set up: {0}")]
-    Setup(String),
+    Setup(#[from] SetupError),
+    /// A recorded command is stamped before the one it follows.
+    #[error("the record is out of order: {0}")]
+    Order(String),
     /// The record has a format this build does not read.
     #[error("the record is format {0}; this build reads format {FORMAT}")]
     Format(u32),
@@ -174,11 +85,11 @@ impl Replay {
         if self.format != FORMAT {
             return Err(ReplayError::Format(self.format));
         }
-        let mut battle = self.setup.start(content).map_err(ReplayError::Setup)?;
+        let mut battle = self.setup.start(content)?;
         for (tick, command) in &self.commands {
             battle
                 .schedule(*tick, command.clone())
-                .map_err(|e| ReplayError::Setup(e.to_string()))?;
+                .map_err(|e| ReplayError::Order(e.to_string()))?;
         }
         let mut checks = self.checkpoints.iter().peekable();
         let mut matched = 0;

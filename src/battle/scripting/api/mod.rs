@@ -7,9 +7,9 @@ mod handles;
 
 use mlua::{Function, Lua, Table, Value};
 
-use super::chains;
-use super::scripting::{HostLink, Registration, RegistrationKind};
-use super::{Battle, EntityId, Scope};
+use super::HostLink;
+use super::register::{Registration, RegistrationKind};
+use crate::battle::{Battle, EntityId, Scope, chains};
 use crate::lua::{Fault, ScriptErrorKind};
 
 use handles::{ApiTables, EntityArg, tables};

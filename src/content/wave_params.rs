@@ -1,13 +1,11 @@
-//! The per-level wave parameters (thesis §3.6.8), read from a level's data.
+//! The per-level wave parameters (thesis §3.6.8), read from a level's data (`levels.ron`) and
+//! used by the wave generator (`crate::waves`), which reads them from here.
 //!
 //! Every field has a default, and a level only writes the fields it changes:
 //! `(max_attackers: 80, alpha: (start: 0.0, end: 0.5, waves: 6))` in RON. The defaults are our
 //! choices where the thesis leaves the number to playtesting; `docs/waves.md` says why each.
 
 use serde::{Deserialize, Serialize};
-
-use super::WaveError;
-use super::model::Collateral;
 
 /// A number that changes from wave to wave: `(first + per_wave (i − 1)) · factor^(i − 1)` for
 /// wave `i` (1-based).
@@ -67,6 +65,16 @@ pub struct KindWeights {
     pub sequential: f64,
     /// Weight of parallel waves: one batch, an attacker type of its own on each path.
     pub parallel: f64,
+}
+
+/// A wave parameter out of its range.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("wave parameter `{field}` {reason}")]
+pub struct InvalidParam {
+    /// The parameter.
+    pub field: String,
+    /// What is wrong.
+    pub reason: String,
 }
 
 /// Everything that shapes the waves of one level.
@@ -152,27 +160,10 @@ impl Default for WaveParams {
 }
 
 impl WaveParams {
-    /// The collateral assumption for wave `number`.
-    pub fn collateral(&self, number: u32) -> Collateral {
-        Collateral {
-            alpha: self.alpha.at(number),
-            beta: self.beta.at(number),
-        }
-    }
-
-    /// Most batches wave `number` may have: one for waves 1–2, two for 3–4, three after.
-    pub fn max_batches(number: u32) -> u32 {
-        match number {
-            0..=2 => 1,
-            3..=4 => 2,
-            _ => 3,
-        }
-    }
-
     /// Checks that every number is in its range, so the generator can rely on it.
-    pub fn validate(&self) -> Result<(), WaveError> {
+    pub fn validate(&self) -> Result<(), InvalidParam> {
         let bad = |field: &str, reason: &str| {
-            Err(WaveError::InvalidParam {
+            Err(InvalidParam {
                 field: field.to_string(),
                 reason: reason.to_string(),
             })
@@ -216,14 +207,6 @@ impl WaveParams {
             return bad("spacings", "must be positive numbers, at least one");
         }
         Ok(())
-    }
-
-    /// The spacings sorted ascending without repeats, the order ties are broken in.
-    pub(crate) fn sorted_spacings(&self) -> Vec<f64> {
-        let mut s = self.spacings.clone();
-        s.sort_by(f64::total_cmp);
-        s.dedup();
-        s
     }
 }
 

@@ -1,0 +1,161 @@
+//! Lending the battle to Lua: the one `unsafe` of the scripting layer, and why it is sound.
+//!
+//! Chains call their callbacks with `&mut Battle`; a Lua callback in turn calls back into the
+//! battle through the `game` API, which Lua can only reach through state kept in the VM. While
+//! the host runs Lua it lends the battle to the API through a pointer kept in [`HostShared`]
+//! ([`HostShared::activate`]): the pointer is set from the `&mut Battle` the host was given,
+//! only for the duration of the call, and the guard that holds it keeps that `&mut Battle`
+//! borrowed, so nothing else can touch the battle meanwhile. Nested calls (Lua → battle → Lua)
+//! lend the reborrowed battle again and restore the outer pointer afterwards, so the API always
+//! sees the innermost borrow.
+//!
+//! The same shared state counts each mod's script failures and switches a mod off after
+//! [`MAX_SCRIPT_FAILURES`].
+
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+use std::rc::{Rc, Weak};
+
+use mlua::Lua;
+
+use super::super::{Battle, LogKind, Owner};
+use crate::lua::{Sandbox, ScriptError};
+
+/// Failures after which a mod's scripts are switched off for the rest of the battle.
+pub const MAX_SCRIPT_FAILURES: u32 = 10;
+
+/// State shared by the host and every VM it made.
+pub(crate) struct HostShared {
+    battle: Cell<*mut Battle>,
+    owner: Cell<Option<Owner>>,
+    loading: Cell<bool>,
+    failures: RefCell<Vec<u32>>,
+    disabled: RefCell<Vec<bool>>,
+    /// Errors raised with no battle to log them in (under `rampart check`).
+    pub(super) unlogged: RefCell<Vec<ScriptError>>,
+}
+
+/// Lends a battle to the script API; dropping it takes the battle back.
+pub(super) struct Active<'a> {
+    shared: &'a HostShared,
+    previous: (*mut Battle, Option<Owner>),
+    _battle: PhantomData<&'a mut Battle>,
+}
+
+impl Drop for Active<'_> {
+    fn drop(&mut self) {
+        self.shared.battle.set(self.previous.0);
+        self.shared.owner.set(self.previous.1);
+    }
+}
+
+impl HostShared {
+    pub(super) fn new(mods: usize) -> Rc<HostShared> {
+        Rc::new(HostShared {
+            battle: Cell::new(std::ptr::null_mut()),
+            owner: Cell::new(None),
+            loading: Cell::new(false),
+            failures: RefCell::new(vec![0; mods]),
+            disabled: RefCell::new(vec![false; mods]),
+            unlogged: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Lends `battle` to scripts for as long as the guard lives; `owner` owns what they register.
+    pub(super) fn activate<'a>(&'a self, battle: &'a mut Battle, owner: Owner) -> Active<'a> {
+        let previous = (
+            self.battle.replace(battle as *mut Battle),
+            self.owner.replace(Some(owner)),
+        );
+        Active {
+            shared: self,
+            previous,
+            _battle: PhantomData,
+        }
+    }
+
+    /// Runs `f` with the battle currently lent to scripts, if any.
+    pub(crate) fn with_battle<R>(&self, f: impl FnOnce(Option<&mut Battle>) -> R) -> R {
+        let ptr = self.battle.get();
+        // SAFETY: the pointer is only non-null while an `Active` guard lives, and that guard
+        // holds the `&mut Battle` it came from borrowed, so the battle is alive and nothing else
+        // accesses it. Nested API calls reborrow from this reference and lend it on in turn.
+        f(unsafe { ptr.as_mut() })
+    }
+
+    /// Who owns what scripts register now, if a call is running.
+    pub(super) fn owner(&self) -> Option<Owner> {
+        self.owner.get()
+    }
+
+    /// Sets the owner of what top-level chunks register, outside a battle (`rampart check`).
+    pub(super) fn set_owner(&self, owner: Owner) {
+        self.owner.set(Some(owner));
+    }
+
+    /// Whether top-level chunks are running (only registrations are allowed then).
+    pub(crate) fn is_loading(&self) -> bool {
+        self.loading.get()
+    }
+
+    /// Marks top-level chunks as running or not.
+    pub(super) fn set_loading(&self, loading: bool) {
+        self.loading.set(loading);
+    }
+
+    pub(super) fn is_disabled(&self, mod_index: usize) -> bool {
+        self.disabled
+            .borrow()
+            .get(mod_index)
+            .copied()
+            .unwrap_or(true)
+    }
+
+    /// Records a script failure: in the battle's log if there is a battle, and toward switching
+    /// the mod off. Failures while the battle is only being looked at count for nothing.
+    pub(super) fn report(&self, battle: Option<&mut Battle>, mod_index: usize, error: ScriptError) {
+        tracing::debug!(target: "rampart::script", "{error}");
+        if battle.as_ref().is_some_and(|b| b.previewing()) {
+            return;
+        }
+        let mod_id = error.mod_id.clone();
+        let failures = {
+            let mut f = self.failures.borrow_mut();
+            f[mod_index] += 1;
+            f[mod_index]
+        };
+        let switch_off = failures == MAX_SCRIPT_FAILURES;
+        if switch_off {
+            self.disabled.borrow_mut()[mod_index] = true;
+            tracing::info!(target: "rampart::script", "[{mod_id}] switched off after {failures} script errors");
+        }
+        match battle {
+            Some(b) => {
+                b.push_log(LogKind::ScriptError(error));
+                if switch_off {
+                    b.push_log(LogKind::ModDisabled { mod_id });
+                }
+            }
+            None => self.unlogged.borrow_mut().push(error),
+        }
+    }
+}
+
+/// What each VM knows about its host, kept in the VM's app data.
+pub(crate) struct HostLink {
+    /// The host's shared state.
+    pub shared: Rc<HostShared>,
+    /// The VM's mod, by load order.
+    pub mod_index: usize,
+    /// The VM's sandbox, set once it is made.
+    pub(super) sandbox: RefCell<Weak<Sandbox>>,
+}
+
+impl HostLink {
+    /// The link of the VM running `lua`.
+    pub(crate) fn get(lua: &Lua) -> mlua::Result<Rc<HostLink>> {
+        lua.app_data_ref::<Rc<HostLink>>()
+            .map(|l| l.clone())
+            .ok_or_else(|| mlua::Error::runtime("this VM has no host"))
+    }
+}

@@ -1,0 +1,362 @@
+//! Mod scripts in a battle — the Lua edge of the battle, all in this folder: one sandboxed VM
+//! per mod and the behaviour hooks of scripted entities (here), lending the battle to Lua for
+//! the length of a call ([`lend`], the one `unsafe`), script callbacks on the chains
+//! ([`register`]), payloads as Lua tables ([`payload`]), and the API scripts call ([`api`]:
+//! `game`, entity handles), documented for modders in `docs/modding/lua-api.md`.
+//!
+//! # Failure
+//! Every call into Lua is budgeted by the sandbox. A failing call is skipped (a modifier leaves
+//! the payload as it was), reported in the battle log with mod, file and line, and counted;
+//! after [`MAX_SCRIPT_FAILURES`] failures the mod's scripts are switched off for the battle.
+
+pub(crate) mod api;
+mod lend;
+pub mod payload;
+pub(crate) mod register;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::{Rc, Weak};
+use std::sync::Arc;
+
+use mlua::{Function, Table, Value};
+
+use super::{Battle, EntityId, EntityKind, LogKind, Owner};
+use crate::content::{ContentDb, ScriptRef};
+use crate::lua::{Budget, Limits, ModScripts, Sandbox, ScriptError, ScriptErrorKind};
+
+pub(crate) use lend::HostLink;
+use lend::HostShared;
+pub use lend::MAX_SCRIPT_FAILURES;
+
+/// One mod's VM and what the host keeps of it.
+struct ModRuntime {
+    sandbox: Rc<Sandbox>,
+    /// The metatable of instance tables (`self`).
+    instance_meta: Table,
+    /// The VM's `game` object, passed to hooks.
+    game: Table,
+}
+
+/// The hooks a behaviour script's table may define.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hook {
+    /// An attacker appeared.
+    Spawn,
+    /// A building was built or an ability used.
+    Placed,
+    /// Every tick.
+    Tick,
+    /// An attacker was killed (before it is removed).
+    Death,
+    /// A building was removed by the player.
+    Removed,
+}
+
+impl Hook {
+    const ALL: [Hook; 5] = [
+        Hook::Spawn,
+        Hook::Placed,
+        Hook::Tick,
+        Hook::Death,
+        Hook::Removed,
+    ];
+
+    /// The field name in the script's table.
+    fn name(self) -> &'static str {
+        match self {
+            Hook::Spawn => "on_spawn",
+            Hook::Placed => "on_placed",
+            Hook::Tick => "on_tick",
+            Hook::Death => "on_death",
+            Hook::Removed => "on_removed",
+        }
+    }
+}
+
+/// A scripted entity: its hooks, looked up once, and its `self` table.
+struct Instance {
+    mod_index: usize,
+    hooks: [Option<Function>; 5],
+    this: Table,
+}
+
+/// The scripts of one battle.
+pub struct ScriptHost {
+    shared: Rc<HostShared>,
+    runtimes: Vec<Option<ModRuntime>>,
+    instances: RefCell<BTreeMap<EntityId, Instance>>,
+    /// Entities whose script has `on_tick`, in entity order.
+    ticking: RefCell<BTreeSet<EntityId>>,
+    content: Arc<ContentDb>,
+}
+
+impl ScriptHost {
+    /// Creates one sandbox per mod that has scripts. Nothing runs yet.
+    pub(crate) fn new(content: &Arc<ContentDb>, limits: &Limits) -> Rc<ScriptHost> {
+        let shared = HostShared::new(content.mods.len());
+        let budget = Budget::new();
+        let mut runtimes = Vec::new();
+        for (i, m) in content.mods.iter().enumerate() {
+            if m.scripts.is_empty() {
+                runtimes.push(None);
+                continue;
+            }
+            let scripts = Rc::new(ModScripts {
+                mod_id: m.id.clone(),
+                scripts: m
+                    .scripts
+                    .iter()
+                    .map(|(p, s)| (p.clone(), s.bytecode.clone()))
+                    .collect(),
+            });
+            let link = Rc::new(HostLink {
+                shared: shared.clone(),
+                mod_index: i,
+                sandbox: RefCell::new(Weak::new()),
+            });
+            let made = Sandbox::new(scripts, limits.clone(), budget.clone(), |lua, globals| {
+                lua.set_app_data(link.clone());
+                api::install(lua, globals)
+            })
+            .and_then(|sandbox| {
+                let meta = api::instance_meta(sandbox.lua())?;
+                let game: Table = sandbox.lua().globals().get("game")?;
+                Ok((Rc::new(sandbox), meta, game))
+            });
+            match made {
+                Ok((sandbox, instance_meta, game)) => {
+                    *link.sandbox.borrow_mut() = Rc::downgrade(&sandbox);
+                    runtimes.push(Some(ModRuntime {
+                        sandbox,
+                        instance_meta,
+                        game,
+                    }));
+                }
+                Err(e) => {
+                    let error = ScriptError::from_lua(&m.id, &e, None);
+                    shared.unlogged.borrow_mut().push(error);
+                    runtimes.push(None);
+                }
+            }
+        }
+        Rc::new(ScriptHost {
+            shared,
+            runtimes,
+            instances: RefCell::new(BTreeMap::new()),
+            ticking: RefCell::new(BTreeSet::new()),
+            content: content.clone(),
+        })
+    }
+
+    /// Runs the top-level chunk of every script of every mod, as `rampart check` does, without
+    /// a battle. Returns every failure.
+    pub fn check(content: &Arc<ContentDb>, limits: &Limits) -> Vec<ScriptError> {
+        let host = ScriptHost::new(content, limits);
+        host.shared.set_loading(true);
+        let mut failed = BTreeSet::new();
+        for (i, rt) in host.runtimes.iter().enumerate() {
+            let Some(rt) = rt else { continue };
+            host.shared.set_owner(Owner::Mod(i as u32));
+            for path in rt.sandbox.script_paths() {
+                if let Err(e) = rt.sandbox.load_script(path) {
+                    failed.insert((i, path.to_string()));
+                    host.shared.report(None, i, e);
+                }
+            }
+        }
+        host.shared.set_loading(false);
+        // Behaviour scripts must also have the shape of one.
+        let used: BTreeSet<&ScriptRef> = content
+            .attackers
+            .iter()
+            .filter_map(|a| a.script_ref.as_ref())
+            .chain(
+                content
+                    .blueprints
+                    .iter()
+                    .filter_map(|b| b.script_ref.as_ref()),
+            )
+            .collect();
+        for script in used {
+            let Some(i) = content.mod_index(&script.mod_id) else {
+                continue;
+            };
+            if failed.contains(&(i, script.path.clone())) {
+                continue;
+            }
+            if let Err(e) = host.behaviour(script) {
+                host.shared.report(None, i, e);
+            }
+        }
+        host.shared.unlogged.take()
+    }
+
+    /// Runs every script's top-level chunk in this battle (where scripts register global
+    /// callbacks, owned by their mod).
+    pub(crate) fn load_all(&self, battle: &mut Battle) {
+        for e in self.shared.unlogged.borrow_mut().drain(..) {
+            battle.push_log(LogKind::ScriptError(e));
+        }
+        self.shared.set_loading(true);
+        for (i, rt) in self.runtimes.iter().enumerate() {
+            let Some(rt) = rt else { continue };
+            for path in rt.sandbox.script_paths() {
+                let result = {
+                    let _lent = self.shared.activate(battle, Owner::Mod(i as u32));
+                    rt.sandbox.load_script(path)
+                };
+                if let Err(e) = result {
+                    self.shared.report(Some(battle), i, e);
+                }
+            }
+        }
+        self.shared.set_loading(false);
+    }
+
+    /// The hooks of a behaviour script: it must return a table whose `on_…` fields are known
+    /// hooks and functions.
+    fn behaviour(&self, script: &ScriptRef) -> Result<[Option<Function>; 5], ScriptError> {
+        let fail = |message: String| ScriptError {
+            mod_id: script.mod_id.clone(),
+            file: Some(script.path.clone()),
+            line: None,
+            kind: ScriptErrorKind::Runtime,
+            message,
+        };
+        let runtime = self
+            .content
+            .mod_index(&script.mod_id)
+            .and_then(|i| self.runtimes.get(i)?.as_ref());
+        let Some(rt) = runtime else {
+            return Err(fail("the mod's scripts are not running".into()));
+        };
+        let Value::Table(module) = rt.sandbox.load_script(&script.path)? else {
+            return Err(fail("a behaviour script must return a table of hooks (`return { on_spawn = function(self, game) … end }`)".into()));
+        };
+        // Sorted, so the first problem reported does not depend on table order.
+        let mut fields: Vec<(String, Value)> = module
+            .pairs::<Value, Value>()
+            .filter_map(|pair| match pair {
+                Ok((Value::String(key), value)) => Some((key.to_string_lossy(), value)),
+                _ => None,
+            })
+            .collect();
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, value) in fields {
+            let known = Hook::ALL.iter().any(|h| h.name() == key);
+            if key.starts_with("on_") && !known {
+                let names: Vec<&str> = Hook::ALL.iter().map(|h| h.name()).collect();
+                return Err(fail(format!(
+                    "`{key}` is not a hook; the hooks are {}",
+                    names.join(", ")
+                )));
+            }
+            if known && !matches!(value, Value::Function(_)) {
+                return Err(fail(format!(
+                    "hook `{key}` must be a function, not {}",
+                    value.type_name()
+                )));
+            }
+        }
+        Ok(
+            Hook::ALL.map(|hook| match module.raw_get::<Value>(hook.name()) {
+                Ok(Value::Function(f)) => Some(f),
+                _ => None,
+            }),
+        )
+    }
+
+    /// Gives a new entity its script instance, if its type has a script.
+    pub(crate) fn attach(&self, battle: &mut Battle, entity: EntityId) {
+        let Some(kind) = battle.entity(entity).map(|e| e.kind) else {
+            return;
+        };
+        let script = match kind {
+            EntityKind::Attacker(a) => self.content.attacker(a).script_ref.clone(),
+            EntityKind::Building(b) | EntityKind::Ability(b) => {
+                self.content.blueprint(b).script_ref.clone()
+            }
+        };
+        let Some(script) = script else { return };
+        let Some(mod_index) = self.content.mod_index(&script.mod_id) else {
+            return;
+        };
+        let Some(Some(rt)) = self.runtimes.get(mod_index) else {
+            return;
+        };
+        if self.shared.is_disabled(mod_index) {
+            return;
+        }
+        let made = self.behaviour(&script).and_then(|hooks| {
+            let lua = rt.sandbox.lua();
+            let this = lua
+                .create_table()
+                .and_then(|t| {
+                    t.raw_set("entity", api::entity_to_lua(lua, entity)?)?;
+                    t.set_metatable(Some(rt.instance_meta.clone()))?;
+                    Ok(t)
+                })
+                .map_err(|e| {
+                    ScriptError::from_lua(&script.mod_id, &e, Some((script.path.clone(), None)))
+                })?;
+            Ok(Instance {
+                mod_index,
+                hooks,
+                this,
+            })
+        });
+        match made {
+            Ok(instance) => {
+                if instance.hooks[Hook::Tick as usize].is_some() {
+                    self.ticking.borrow_mut().insert(entity);
+                }
+                self.instances.borrow_mut().insert(entity, instance);
+            }
+            Err(e) => self.shared.report(Some(battle), mod_index, e),
+        }
+    }
+
+    /// Calls a hook of an entity's script, if it has one.
+    pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
+        let (mod_index, function, this) = {
+            let instances = self.instances.borrow();
+            let Some(instance) = instances.get(&entity) else {
+                return;
+            };
+            let Some(function) = instance.hooks[hook as usize].clone() else {
+                return;
+            };
+            (instance.mod_index, function, instance.this.clone())
+        };
+        if self.shared.is_disabled(mod_index) {
+            return;
+        }
+        let Some(Some(rt)) = self.runtimes.get(mod_index) else {
+            return;
+        };
+        let result = {
+            let _lent = self.shared.activate(battle, Owner::Entity(entity));
+            rt.sandbox.call::<()>(&function, (this, &rt.game))
+        };
+        if let Err(e) = result {
+            self.shared.report(Some(battle), mod_index, e);
+        }
+    }
+
+    /// Calls `on_tick` of every scripted entity that has one, in entity order.
+    pub(crate) fn tick_all(&self, battle: &mut Battle) {
+        let ticking: Vec<EntityId> = self.ticking.borrow().iter().copied().collect();
+        for entity in ticking {
+            if battle.entity(entity).is_some() {
+                self.call_hook(battle, entity, Hook::Tick);
+            }
+        }
+    }
+
+    /// Forgets a removed entity's instance.
+    pub(crate) fn detach(&self, entity: EntityId) {
+        self.instances.borrow_mut().remove(&entity);
+        self.ticking.borrow_mut().remove(&entity);
+    }
+}

@@ -1,0 +1,336 @@
+//! Script callbacks on the battle's chains: a Lua function wrapped as a command modifier or
+//! reaction, a query modifier or an event reaction, registered next to the Rust ones; running a
+//! command or query a script asked for; and the checks and messages for registrations that
+//! cannot be (wrong chain kind, priority, unknown name).
+
+use std::rc::Rc;
+
+use mlua::{Function, Lua, UserData, UserDataMethods, Value};
+
+use super::super::chains::{ChainKind, chain_kind};
+use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
+use super::lend::HostLink;
+use super::payload::LuaPayload;
+use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
+use crate::lua::{Sandbox, ScriptError};
+
+impl HostLink {
+    /// Registers a script callback on the chain `chain`. `self_entity` is set for `self:modify`
+    /// and `self:react` (owned by and scoped to that entity); otherwise the registration is global
+    /// and owned by whatever the script is running for.
+    pub(crate) fn register(
+        self: &Rc<Self>,
+        kind: RegistrationKind,
+        chain: &str,
+        priority: i32,
+        scope: Scope,
+        self_entity: Option<EntityId>,
+        function: Function,
+    ) -> Result<Registration, String> {
+        check_registration(chain, kind, priority)?;
+        let owner = match self_entity {
+            Some(e) => Owner::Entity(e),
+            None => self
+                .shared
+                .owner()
+                .unwrap_or(Owner::Mod(self.mod_index as u32)),
+        };
+        let sandbox = self
+            .sandbox
+            .borrow()
+            .upgrade()
+            .ok_or("the mod's VM is gone")?;
+        let reg = LuaRegistration {
+            owner,
+            scope,
+            priority,
+            callback: LuaCallback {
+                link: self.clone(),
+                sandbox,
+                function,
+                owner,
+            },
+        };
+        let name = chain.to_string();
+        self.shared.with_battle(|battle| match battle {
+            // Under `rampart check` there is no battle: the registration is checked, not kept.
+            None => Ok(Registration {
+                chain: name,
+                id: None,
+            }),
+            Some(b) if b.in_query() => Err(format!(
+                "a query modifier must not register on `{chain}`: it only computes a value"
+            )),
+            Some(b) => {
+                let id = match kind {
+                    RegistrationKind::Modify => super::super::chains::lua_modify(b, chain, reg),
+                    RegistrationKind::React => super::super::chains::lua_react(b, chain, reg),
+                }?;
+                Ok(Registration {
+                    chain: name,
+                    id: Some(id),
+                })
+            }
+        })
+    }
+}
+
+/// Modify or react.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RegistrationKind {
+    Modify,
+    React,
+}
+
+/// Checks a registration against the chain's kind before anything is built.
+fn check_registration(chain: &str, kind: RegistrationKind, priority: i32) -> Result<(), String> {
+    let chain_kind = chain_kind(chain).ok_or_else(|| unknown_chain(chain))?;
+    match (chain_kind, kind) {
+        (ChainKind::Event, RegistrationKind::Modify) => {
+            Err(format!("`{chain}` is an event: use react, not modify"))
+        }
+        (ChainKind::Query, RegistrationKind::React) => Err(format!(
+            "`{chain}` is a query: queries have no reactions, use modify"
+        )),
+        (ChainKind::Command, RegistrationKind::Modify) if priority >= 0 => Err(format!(
+            "command modifiers run before the handler (priority 0), so their priority must be negative, not {priority}"
+        )),
+        (ChainKind::Command, RegistrationKind::React) if priority <= 0 => Err(format!(
+            "command reactions run after the handler (priority 0), so their priority must be positive, not {priority}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The message for a chain name that does not exist, with the closest real one.
+pub(crate) fn unknown_chain(name: &str) -> String {
+    let names = super::super::Chains::ALL.iter().map(|c| c.name);
+    match crate::diagnostics::did_you_mean(name, names) {
+        Some(hint) => format!("there is no chain `{name}`; {hint}"),
+        None => {
+            format!("there is no chain `{name}` (the chains are listed in docs/modding/lua-api.md)")
+        }
+    }
+}
+
+/// The message for using a chain as the wrong kind.
+pub(crate) fn not_a(name: &str, wanted: ChainKind) -> String {
+    match chain_kind(name) {
+        None => unknown_chain(name),
+        Some(kind) => format!("`{name}` is a {kind:?}, not a {wanted:?}").to_lowercase(),
+    }
+}
+
+/// A registration handle returned to scripts; `:remove()` takes the callback off its chain.
+pub(crate) struct Registration {
+    chain: String,
+    id: Option<RegistrationId>,
+}
+
+impl UserData for Registration {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("remove", |lua, this, ()| {
+            let Some(id) = this.id else { return Ok(false) };
+            let link = HostLink::get(lua)?;
+            link.shared.with_battle(|b| match b {
+                Some(b) if b.in_query() => Err(mlua::Error::runtime(
+                    "a query modifier must not remove registrations: it only computes a value",
+                )),
+                Some(b) => Ok(b.chains.remove(&this.chain, id)),
+                None => Ok(false),
+            })
+        });
+    }
+}
+
+/// A script callback as registered on a chain.
+pub(crate) struct LuaRegistration {
+    owner: Owner,
+    scope: Scope,
+    priority: i32,
+    callback: LuaCallback,
+}
+
+/// A Lua function and everything needed to call it from a chain.
+struct LuaCallback {
+    link: Rc<HostLink>,
+    sandbox: Rc<Sandbox>,
+    function: Function,
+    owner: Owner,
+}
+
+impl LuaCallback {
+    /// Calls the function with arguments built in its VM; failures are reported and give `None`.
+    fn call<R: mlua::FromLuaMulti>(
+        &self,
+        battle: &mut Battle,
+        args: impl FnOnce(&Lua, &Battle) -> mlua::Result<mlua::MultiValue>,
+    ) -> Option<R> {
+        let shared = &self.link.shared;
+        if shared.is_disabled(self.link.mod_index) {
+            return None;
+        }
+        let result = match args(self.sandbox.lua(), battle) {
+            Ok(args) => {
+                let _lent = shared.activate(battle, self.owner);
+                self.sandbox.call::<R>(&self.function, args)
+            }
+            Err(e) => Err(self.error(&e)),
+        };
+        match result {
+            Ok(r) => Some(r),
+            Err(e) => {
+                shared.report(Some(battle), self.link.mod_index, e);
+                None
+            }
+        }
+    }
+
+    /// An error about the callback as a whole, located at its definition.
+    fn error(&self, e: &mlua::Error) -> ScriptError {
+        let info = self.function.info();
+        ScriptError::from_lua(
+            self.sandbox.mod_id(),
+            e,
+            info.short_src.map(|src| (src, info.line_defined)),
+        )
+    }
+
+    fn report(&self, battle: &mut Battle, e: &mlua::Error) {
+        let error = self.error(e);
+        self.link
+            .shared
+            .report(Some(battle), self.link.mod_index, error);
+    }
+}
+
+fn one(value: Value) -> mlua::Result<mlua::MultiValue> {
+    Ok(mlua::MultiValue::from_vec(vec![value]))
+}
+
+/// Freezes a payload table handed to a reaction: reactions see, they do not change.
+fn read_only(value: Value) -> Value {
+    if let Value::Table(t) = &value {
+        t.set_readonly(true);
+    }
+    value
+}
+
+pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
+    chain: &mut Cmd<T>,
+    reg: LuaRegistration,
+) -> Result<RegistrationId, String> {
+    let cb = reg.callback;
+    chain
+        .modify(
+            reg.owner,
+            reg.scope,
+            reg.priority,
+            Box::new(move |b: &mut Battle, payload: &mut T| {
+                let mut table = None;
+                let verdict: Option<Value> = cb.call(b, |lua, b| {
+                    let t = payload.to_lua(lua, b)?;
+                    table = Some(t.clone());
+                    one(t)
+                });
+                let (Some(verdict), Some(table)) = (verdict, table) else {
+                    return Flow::Continue;
+                };
+                if let Err(e) = payload.update_from_lua(&table, b) {
+                    cb.report(b, &e);
+                }
+                if verdict == Value::Boolean(false) {
+                    Flow::Cancel
+                } else {
+                    Flow::Continue
+                }
+            }),
+        )
+        .map_err(|e| e.to_string())
+}
+
+/// A reaction calling a Lua function with a read-only copy of the payload.
+fn lua_reaction<T: LuaPayload>(cb: LuaCallback) -> Box<ReactionFn<Battle, T>> {
+    Box::new(move |b: &mut Battle, payload: &T| {
+        cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
+    })
+}
+
+pub(crate) fn command_reaction<T: LuaPayload + Subject<EntityId>>(
+    chain: &mut Cmd<T>,
+    reg: LuaRegistration,
+) -> Result<RegistrationId, String> {
+    chain
+        .react(
+            reg.owner,
+            reg.scope,
+            reg.priority,
+            lua_reaction(reg.callback),
+        )
+        .map_err(|e| e.to_string())
+}
+
+pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
+    chain: &mut Qry<I, O>,
+    reg: LuaRegistration,
+) -> RegistrationId {
+    let cb = reg.callback;
+    chain.modify(
+        reg.owner,
+        reg.scope,
+        reg.priority,
+        Box::new(move |b: &mut Battle, input: &I, value: &mut O| {
+            let result: Option<Value> = cb.call(b, |lua, b| {
+                Ok(mlua::MultiValue::from_vec(vec![
+                    value.to_lua(lua, b)?,
+                    input.to_lua(lua, b)?,
+                ]))
+            });
+            match result {
+                None | Some(Value::Nil) => {}
+                Some(v) => match O::from_lua(&v, b) {
+                    Ok(new) => *value = new,
+                    Err(e) => cb.report(b, &e),
+                },
+            }
+        }),
+    )
+}
+
+pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
+    chain: &mut Evt<T>,
+    reg: LuaRegistration,
+) -> RegistrationId {
+    chain.react(
+        reg.owner,
+        reg.scope,
+        reg.priority,
+        lua_reaction(reg.callback),
+    )
+}
+
+/// Runs a command for a script: the final payload as a table, or `nil` if it was cancelled.
+pub(crate) fn run_command<T: LuaPayload + Subject<EntityId>>(
+    b: &mut Battle,
+    lua: &Lua,
+    chain: impl Fn(&Battle) -> &Cmd<T>,
+    payload: &Value,
+) -> mlua::Result<Value> {
+    let payload = T::from_lua(payload, b)?;
+    match b.command(chain, payload) {
+        Outcome::Applied(p) => p.to_lua(lua, b),
+        Outcome::Cancelled => Ok(Value::Nil),
+    }
+}
+
+/// Computes a query for a script.
+pub(crate) fn run_query<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
+    b: &mut Battle,
+    lua: &Lua,
+    chain: impl Fn(&Battle) -> &Qry<I, O>,
+    input: &Value,
+) -> mlua::Result<Value> {
+    let input = I::from_lua(input, b)?;
+    let value = b.query(chain, &input);
+    value.to_lua(lua, b)
+}

@@ -1,0 +1,154 @@
+//! Why a run cannot start, go on, or be read back.
+
+use crate::diagnostics::Diagnostic;
+use crate::level::SetupError;
+use crate::waves::WaveError;
+
+/// What went wrong in a run. The messages are for the player (or the modder whose content is at
+/// fault); `rampart check` shows the content errors behind most of them.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum RunError {
+    /// No enabled mod has a valid `levels.ron`.
+    #[error(
+        "no level setter is loaded: no enabled mod has a valid levels.ron (`rampart check` shows why)"
+    )]
+    NoLevelSetter,
+    /// Level 0 was asked for.
+    #[error("levels are numbered from 1")]
+    LevelZero,
+    /// No mod has a terrain type.
+    #[error("no terrain types are loaded (every mod's terrain/ folder is empty)")]
+    NoTerrain,
+    /// The Hub makes no fuel and the rule does not say how many waves there are.
+    #[error("level {level}: the hub `{hub}` produces no fuel, so the rule needs a `wave_count`")]
+    NoWaveCount {
+        /// The level.
+        level: u32,
+        /// The Hub blueprint.
+        hub: String,
+    },
+    /// No attacker type fits the level's value window.
+    #[error("level {level}: no attacker type has a value between {min} and {max}")]
+    NoAttackers {
+        /// The level.
+        level: u32,
+        /// The lowest value allowed.
+        min: f64,
+        /// The highest value allowed.
+        max: f64,
+    },
+    /// The level's waves cannot be generated.
+    #[error("level {level}: {error}")]
+    Waves {
+        /// The level.
+        level: u32,
+        /// Why.
+        error: WaveError,
+    },
+    /// The level's world cannot be made.
+    #[error("level {level}: {error}")]
+    World {
+        /// The level.
+        level: u32,
+        /// Why.
+        error: SetupError,
+    },
+    /// A blueprint id that no loaded mod defines.
+    #[error("there is no blueprint `{id}`{}", hint.as_ref().map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default())]
+    NoBlueprint {
+        /// The id asked for.
+        id: String,
+        /// The closest id that exists.
+        hint: Option<String>,
+    },
+    /// The same starting blueprint twice.
+    #[error("`{0}` is among the starting blueprints twice")]
+    TwiceInStart(String),
+    /// A blueprint the game places itself (the Hub) in a collection.
+    #[error("`{0}` is placed by the game and cannot be in a collection")]
+    PlacedByGame(String),
+    /// More starting blueprints than the collection holds.
+    #[error("{count} starting blueprints do not fit the collection limit of {limit}")]
+    TooManyStarters {
+        /// How many were given.
+        count: usize,
+        /// The collection limit.
+        limit: usize,
+    },
+    /// The collection holds a blueprint whose mod is gone.
+    #[error("the collection holds `{0}`, which no loaded mod defines")]
+    LostBlueprint(String),
+    /// A level was asked for while a reward waits.
+    #[error("the level is won: choose a reward before the next level")]
+    RewardPending,
+    /// The run ended.
+    #[error("the run is over")]
+    Over,
+    /// A reward was chosen with none on offer.
+    #[error("there is no reward to choose now")]
+    NoReward,
+    /// An offer index past the offers.
+    #[error("there are {offers} offers; {index} is not one")]
+    NoSuchOffer {
+        /// How many offers there are.
+        offers: usize,
+        /// The index given.
+        index: usize,
+    },
+    /// A collection index past the collection.
+    #[error("the collection holds {len} blueprints; {index} is not one of them")]
+    NoSuchSlot {
+        /// How many blueprints the collection holds.
+        len: usize,
+        /// The index given.
+        index: usize,
+    },
+    /// A reward taken into a full collection without saying what it replaces.
+    #[error("the collection is full ({0} blueprints): choose one to replace")]
+    CollectionFull(usize),
+    /// A save file that does not parse (the diagnostic names its line and column).
+    #[error("{0}")]
+    SaveSyntax(Box<Diagnostic>),
+    /// A save file that parses but cannot be a run.
+    #[error("{file}: {problem}")]
+    BadSave {
+        /// The save file.
+        file: String,
+        /// What is wrong with it.
+        problem: SaveProblem,
+    },
+}
+
+/// What is wrong with a save file that parses.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SaveProblem {
+    /// Another format version.
+    #[error("the save is format {0}; this build reads format {format}", format = super::SAVE_FORMAT)]
+    Format(u32),
+    /// Level 0.
+    #[error("`level` starts at 1")]
+    LevelZero,
+    /// Negative, infinite or NaN hull.
+    #[error("`hull` must be a number ≥ 0, not {0}")]
+    Hull(f64),
+    /// A collection over its limit (or a limit of 0).
+    #[error("the collection holds {count} blueprints, over its limit of {limit}")]
+    Collection {
+        /// Blueprints held.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A collected blueprint not recorded as picked.
+    #[error("`{0}` is in the collection but not among `picked`")]
+    NotPicked(String),
+    /// A reward phase with nothing on offer.
+    #[error("a reward needs at least one offer")]
+    NoOffers,
+    /// An offer of a blueprint the run already picked.
+    #[error("an offer was already picked in this run")]
+    OfferPicked,
+    /// A finished run that won as many levels as it reached.
+    #[error("`levels_won` must be below the level ({0})")]
+    LevelsWon(u32),
+}
