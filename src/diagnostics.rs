@@ -213,6 +213,15 @@ impl Diagnostic {
         })
     }
 
+    /// The diagnostic on one line with its help, for a place that shows no excerpt (a menu's
+    /// error line, a log): `file:line:col: message (did you mean …?)`.
+    pub fn summary(&self) -> String {
+        match &self.help {
+            Some(help) => format!("{self} ({help})"),
+            None => self.to_string(),
+        }
+    }
+
     /// Renders the diagnostic with its source excerpt and caret, as `rampart check` prints it.
     /// For a terminal (`color`) long lines are wrapped; otherwise each message stays on one line
     /// so tools can search it.

@@ -15,6 +15,7 @@ pub mod chain;
 pub mod client;
 pub mod content;
 pub mod diagnostics;
+pub mod files;
 pub mod level;
 pub mod lua;
 pub mod modding;

@@ -16,6 +16,12 @@ pub fn options() -> ron::Options {
         .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_NEWTYPES)
 }
 
+/// Writes `value` as pretty RON in the same dialect [`parse`] reads (newtypes unwrapped,
+/// `Some` implicit), so that what the game writes it can read back.
+pub fn to_string<T: serde::Serialize>(value: &T) -> ron::Result<String> {
+    options().to_string_pretty(value, ron::ser::PrettyConfig::default())
+}
+
 /// Parses the whole file as a `T`.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Diagnostic> {
     options().from_str(&file.text).map_err(|e| {

@@ -4,7 +4,7 @@
 use super::chains::{EntityEvent, StatOf};
 use super::entity::{Entity, EntityId, EntityKind, Position, Route};
 use super::scripting::Hook;
-use super::{Battle, Owner, Phase};
+use super::{Battle, LogKind, Owner, Phase};
 use crate::content::{AttackerId, BlueprintId, BlueprintKind, Cost, Placement};
 use crate::worldgen::Pos;
 
@@ -282,6 +282,10 @@ impl Battle {
                     continue;
                 };
                 let (kind, position, route) = (e.kind, e.position, e.route);
+                self.push_log(LogKind::Killed {
+                    attacker: entity,
+                    killer,
+                });
                 self.emit(
                     |b| &b.chains.attacker_killed,
                     &EntityEvent {

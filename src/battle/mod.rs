@@ -269,6 +269,13 @@ pub enum LogKind {
         /// From where.
         source: Option<EntityId>,
     },
+    /// An attacker died, and who killed it if anyone did (for the info panel's kill counts).
+    Killed {
+        /// The attacker.
+        attacker: EntityId,
+        /// The entity whose hit was fatal.
+        killer: Option<EntityId>,
+    },
     /// A status effect ran out.
     EffectEnded {
         /// On whom.

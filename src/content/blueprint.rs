@@ -245,10 +245,29 @@ pub struct Blueprint {
     #[serde(default)]
     #[patch(skip_wrap)]
     pub behaviour: Option<Behaviour>,
+    /// What the game highlights it acting on (thesis 2.7) when the behaviour does not say: a
+    /// support building's towers, a building's neighbours. Without it, a tower highlights the
+    /// attackers it can hit and anything with a radius or range the attackers within it.
+    #[serde(default)]
+    #[patch(skip_wrap)]
+    pub affects: Option<Affects>,
     /// The script resolved to its mod; set by the loader.
     #[serde(skip)]
     #[patch(skip)]
     pub script_ref: Option<ScriptRef>,
+}
+
+/// What a blueprint acts on, for highlighting it (see [`Blueprint::affects`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Affects {
+    /// Attackers within its radius (or range).
+    Attackers,
+    /// Towers within its range (or radius).
+    Towers,
+    /// Buildings within its range (or radius).
+    Buildings,
+    /// Buildings on the four tiles next to it.
+    Adjacent,
 }
 
 impl Blueprint {

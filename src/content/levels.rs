@@ -10,10 +10,9 @@
 use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
 
-use super::load::{Item, Loading, Source};
+use super::load::{Item, Source, single};
 use super::{ContentDb, Placement, Size, WaveParams};
 use crate::diagnostics::{Diagnostic, Diagnostics, did_you_mean};
-use crate::modding::ModInfo;
 use crate::ron_file;
 
 /// The file a mod's level setter is read from.
@@ -184,68 +183,7 @@ impl LevelSetter {
     }
 }
 
-/// Reads `levels.ron` of one mod, if it has one: the first defines the level setter, later ones
-/// must say which they override.
-pub(super) fn load(info: &ModInfo, setter: &mut Option<Item<LevelSetter>>, loading: &mut Loading) {
-    let path = info.root.join(FILE);
-    if !path.is_file() {
-        return;
-    }
-    let Some(file) = loading.read(info, FILE, &path) else {
-        return;
-    };
-    let diagnostics = &mut loading.diagnostics;
-    let source = Source {
-        mod_id: info.id().to_string(),
-        file: file.clone(),
-    };
-    let patch = match ron_file::parse::<LevelSetterPatch>(&file) {
-        Ok(p) => p,
-        Err(d) => {
-            diagnostics.push(d.for_mod(info.id()));
-            return;
-        }
-    };
-    match (setter.as_mut(), patch.overrides.as_deref()) {
-        (None, None) => match ron_file::parse::<LevelSetter>(&file) {
-            Ok(mut value) => {
-                value.id = format!("{}:levels", info.id());
-                *setter = Some(Item {
-                    value,
-                    sources: vec![source],
-                });
-            }
-            Err(d) => diagnostics.push(d.for_mod(info.id())),
-        },
-        (Some(item), Some(target)) if target == item.value.id => {
-            item.value.apply(patch);
-            item.value.overrides = None;
-            item.sources.push(source);
-        }
-        (Some(item), None) => diagnostics.push(
-            Diagnostic::error(format!(
-                "the level setter is already defined by `{}`",
-                item.value.id
-            ))
-            .at(&file, 0, 1)
-            .help(format!(
-                "to change it, write `overrides: \"{}\",` and the fields to change",
-                item.value.id
-            ))
-            .for_mod(info.id()),
-        ),
-        (existing, Some(target)) => {
-            let at = ron_file::locate(&file, "overrides", Some(target));
-            let d = Diagnostic::error(format!("there is no level setter `{target}` to override"))
-                .at(&file, at, target.len() + 2)
-                .help(match existing {
-                    Some(item) => format!("the loaded level setter is `{}`", item.value.id),
-                    None => "no mod loaded before this one has a levels.ron".into(),
-                });
-            diagnostics.push(d.for_mod(info.id()));
-        }
-    }
-}
+single!(LevelSetter, LevelSetterPatch, FILE, "level setter");
 
 /// Checks the level setter against the loaded content; it is kept only if nothing is wrong.
 pub(super) fn finish(

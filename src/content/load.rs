@@ -155,6 +155,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
     let mut attackers = Items::<AttackerType>::default();
     let mut blueprints = Items::<Blueprint>::default();
     let mut levels = None;
+    let mut tutorial = None;
     for info in &mods.mods {
         loading.hasher.update(info.id().as_bytes());
         loading
@@ -171,7 +172,8 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_kind(info, &mut attackers, &mut db.overrides, &mut loading);
         load_kind(info, &mut blueprints, &mut db.overrides, &mut loading);
         load_terrains(info, &mut db, &mut loading);
-        super::levels::load(info, &mut levels, &mut loading);
+        load_single(info, &mut levels, &mut loading);
+        load_single(info, &mut tutorial, &mut loading);
     }
     let Loading {
         mut diagnostics,
@@ -206,6 +208,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         }
     }
     db.levels = levels.and_then(|item| super::levels::finish(item, &db, &mut diagnostics));
+    db.tutorial = tutorial.and_then(|item| super::tutorial::finish(item, &db, &mut diagnostics));
     db.hash = hasher.digest();
     (db, diagnostics)
 }
@@ -426,4 +429,119 @@ fn apply_override<T: Kind>(
         file: file.path.clone(),
     });
     item.sources.push(source);
+}
+
+/// Content that one mod defines for the whole game, in one file at its root (the level setter's
+/// `levels.ron`, the tutorial's `tutorial.ron`). A later mod changes it only explicitly: its
+/// file says `overrides: "<mod>:<name>"` and gives the fields to change, which replace the
+/// earlier values whole.
+pub(super) trait Single: DeserializeOwned + Patch<Self::Patch> {
+    /// Its patch form: every field optional.
+    type Patch: DeserializeOwned;
+    /// The file it is read from, which also names it: `levels.ron` is `<mod>:levels`.
+    const FILE: &'static str;
+    /// What to call it in messages.
+    const NOUN: &'static str;
+    /// The id the loader gave it.
+    fn id(&self) -> &str;
+    /// Sets the id.
+    fn set_id(&mut self, id: String);
+    /// Forgets the `overrides` marker an applied patch copies onto it.
+    fn clear_overrides(&mut self);
+    /// What a patch file says it overrides.
+    fn overrides_of(patch: &Self::Patch) -> Option<&str>;
+}
+
+/// Implements [`Single`] for a type with `id: String` and `overrides: Option<String>` fields,
+/// whose patch type has an `overrides: Option<String>` field too.
+macro_rules! single {
+    ($type:ty, $patch:ty, $file:expr, $noun:literal) => {
+        impl $crate::content::load::Single for $type {
+            type Patch = $patch;
+            const FILE: &'static str = $file;
+            const NOUN: &'static str = $noun;
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn set_id(&mut self, id: String) {
+                self.id = id;
+            }
+            fn clear_overrides(&mut self) {
+                self.overrides = None;
+            }
+            fn overrides_of(patch: &$patch) -> Option<&str> {
+                patch.overrides.as_deref()
+            }
+        }
+    };
+}
+pub(super) use single;
+
+/// Reads the [`Single`] file of one mod, if it has one: the first mod's defines it, later ones
+/// must say that they override it.
+pub(super) fn load_single<T: Single>(
+    info: &ModInfo,
+    slot: &mut Option<Item<T>>,
+    loading: &mut Loading,
+) {
+    let path = info.root.join(T::FILE);
+    if !path.is_file() {
+        return;
+    }
+    let Some(file) = loading.read(info, T::FILE, &path) else {
+        return;
+    };
+    let diagnostics = &mut loading.diagnostics;
+    let source = Source {
+        mod_id: info.id().to_string(),
+        file: file.clone(),
+    };
+    let patch = match ron_file::parse::<T::Patch>(&file) {
+        Ok(p) => p,
+        Err(d) => {
+            diagnostics.push(d.for_mod(info.id()));
+            return;
+        }
+    };
+    let name = T::FILE.trim_end_matches(".ron");
+    match (slot.as_mut(), T::overrides_of(&patch)) {
+        (None, None) => match ron_file::parse::<T>(&file) {
+            Ok(mut value) => {
+                value.set_id(format!("{}:{name}", info.id()));
+                *slot = Some(Item {
+                    value,
+                    sources: vec![source],
+                });
+            }
+            Err(d) => diagnostics.push(d.for_mod(info.id())),
+        },
+        (Some(item), Some(target)) if target == item.value.id() => {
+            item.value.apply(patch);
+            item.value.clear_overrides();
+            item.sources.push(source);
+        }
+        (Some(item), None) => diagnostics.push(
+            Diagnostic::error(format!(
+                "the {} is already defined by `{}`",
+                T::NOUN,
+                item.value.id()
+            ))
+            .at(&file, 0, 1)
+            .help(format!(
+                "to change it, write `overrides: \"{}\",` and the fields to change",
+                item.value.id()
+            ))
+            .for_mod(info.id()),
+        ),
+        (existing, Some(target)) => {
+            let at = ron_file::locate(&file, "overrides", Some(target));
+            let d = Diagnostic::error(format!("there is no {} `{target}` to override", T::NOUN))
+                .at(&file, at, target.len() + 2)
+                .help(match existing {
+                    Some(item) => format!("the loaded {} is `{}`", T::NOUN, item.value.id()),
+                    None => format!("no mod loaded before this one has a {}", T::FILE),
+                });
+            diagnostics.push(d.for_mod(info.id()));
+        }
+    }
 }

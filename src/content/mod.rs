@@ -14,6 +14,7 @@ pub mod describe;
 pub mod description;
 pub mod levels;
 mod load;
+pub mod tutorial;
 mod validate;
 pub mod wave_params;
 
@@ -36,9 +37,10 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 pub use attacker::{AttackerType, Size, Spawn};
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
-pub use blueprint::{Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
+pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
 pub use levels::LevelSetter;
+pub use tutorial::Tutorial;
 pub use wave_params::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
 
 /// Index of an attacker type in the [`ContentDb`].
@@ -146,6 +148,8 @@ pub struct ContentDb {
     pub overrides: Vec<OverrideRecord>,
     /// The level setter (`levels.ron`), if a mod defines one and it has no errors.
     pub levels: Option<LevelSetter>,
+    /// The tutorial (`tutorial.ron`), if a mod defines one and it has no errors.
+    pub tutorial: Option<Tutorial>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.

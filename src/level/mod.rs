@@ -14,11 +14,14 @@ use serde::{Deserialize, Serialize};
 use crate::battle::{Battle, BattleConfig, Start};
 use crate::content::ContentDb;
 use crate::rng::Seed;
-use crate::worldgen::{GenError, World, WorldParams, generate_world};
+use crate::worldgen::{GenError, World, WorldParams, generate_world, regenerate_terrain};
 
 /// How many world seeds a level tries before giving up (`"world"`, then `"world" / 1`, …), for
 /// the rare world the generator cannot finish.
 pub const WORLD_ATTEMPTS: u64 = 4;
+
+/// How many tries new terrain gets to fit under a battle's paths.
+const KEEP_PATHS_ATTEMPTS: u32 = 16;
 
 /// Why a level cannot be set up.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -117,6 +120,26 @@ impl WorldSetup {
                 Ok(generate_world(&params, terrain, Seed(*seed))?)
             }
         }
+    }
+
+    /// The level's world made again for a changed terrain type while its battle goes on (hot
+    /// reload): the world the level's first generation makes with the loaded terrain type — the
+    /// same seeds, so undoing an edit gives back the very same world — if its paths are those
+    /// of `current`, where the battle's attackers walk; otherwise new terrain under `current`'s
+    /// paths ([`regenerate_terrain`]).
+    pub fn regenerate(&self, content: &ContentDb, current: &World) -> Result<World, SetupError> {
+        if let WorldSetup::Generated { .. } = self
+            && let Ok(world) = self.build(content)
+            && world.grid == current.grid
+            && world.hub == current.hub
+            && world.network == current.network
+        {
+            return Ok(world);
+        }
+        let terrain = content
+            .terrain(&current.terrain)
+            .ok_or_else(|| SetupError::NoTerrain(current.terrain.clone()))?;
+        Ok(regenerate_terrain(current, terrain, KEEP_PATHS_ATTEMPTS)?)
     }
 
     /// The terrain type's id, or `"layout"` for a drawn world.

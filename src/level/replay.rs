@@ -82,6 +82,12 @@ impl Replay {
     /// Plays the record again with `content`, checking every checkpoint and the end. Returns how
     /// many hashes matched.
     pub fn verify(&self, content: &Arc<ContentDb>) -> Result<usize, ReplayError> {
+        self.play(content).map(|(_, matched)| matched)
+    }
+
+    /// Plays the record again with `content` up to where it stopped, checking every checkpoint
+    /// and the end: the battle as it was when recorded, and how many hashes matched.
+    pub fn play(&self, content: &Arc<ContentDb>) -> Result<(Battle, usize), ReplayError> {
         if self.format != FORMAT {
             return Err(ReplayError::Format(self.format));
         }
@@ -123,6 +129,6 @@ impl Replay {
                 found,
             });
         }
-        Ok(matched + 1)
+        Ok((battle, matched + 1))
     }
 }

@@ -49,6 +49,17 @@ impl UserDirs {
     pub fn settings_file(&self) -> PathBuf {
         self.config.join("mods.ron")
     }
+
+    /// The file holding the run in progress (see `run::save`).
+    pub fn save_file(&self) -> PathBuf {
+        self.data.join("saves").join("run.ron")
+    }
+
+    /// The file holding what the game remembers of the player between runs (whether the
+    /// tutorial was offered).
+    pub fn profile_file(&self) -> PathBuf {
+        self.config.join("profile.ron")
+    }
 }
 
 /// Which mods the player switched on or off, overriding each manifest's `enabled`.
@@ -72,14 +83,11 @@ impl ModSettings {
         ron_file::parse(&SourceFile::read(path)?)
     }
 
-    /// Writes the settings, creating the folder if needed.
+    /// Writes the settings atomically (the previous version stays as `mods.ron.bak`), creating
+    /// the folder if needed.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .map_err(std::io::Error::other)?;
-        std::fs::write(path, text + "\n")
+        let text = ron_file::to_string(self).map_err(std::io::Error::other)?;
+        crate::files::write_atomically(path, (text + "\n").as_bytes())
     }
 
     /// Whether the mod should load: the player's choice, else the manifest's default.

@@ -107,7 +107,7 @@ pub enum RunError {
     #[error("the collection is full ({0} blueprints): choose one to replace")]
     CollectionFull(usize),
     /// A save file that does not parse (the diagnostic names its line and column).
-    #[error("{0}")]
+    #[error("{}", .0.summary())]
     SaveSyntax(Box<Diagnostic>),
     /// A save file that parses but cannot be a run.
     #[error("{file}: {problem}")]
@@ -122,9 +122,16 @@ pub enum RunError {
 /// What is wrong with a save file that parses.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SaveProblem {
-    /// Another format version.
-    #[error("the save is format {0}; this build reads format {format}", format = super::SAVE_FORMAT)]
-    Format(u32),
+    /// Another format version (of the run or of the saved game around it).
+    #[error(
+        "the save is format {found}, from another version of the game; this build reads format {reads}"
+    )]
+    Format {
+        /// The save's format.
+        found: u32,
+        /// The format this build reads.
+        reads: u32,
+    },
     /// Level 0.
     #[error("`level` starts at 1")]
     LevelZero,
@@ -151,4 +158,7 @@ pub enum SaveProblem {
     /// A finished run that won as many levels as it reached.
     #[error("`levels_won` must be below the level ({0})")]
     LevelsWon(u32),
+    /// A battle saved while the run was not in a battle.
+    #[error("the save holds a battle, but the run is not in one")]
+    BattleOutOfPlace,
 }

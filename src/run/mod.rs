@@ -24,6 +24,7 @@
 
 mod error;
 pub mod rewards;
+pub mod save;
 pub mod setter;
 
 use std::sync::Arc;
@@ -198,6 +199,12 @@ impl Run {
             RunPhase::Reward { .. } => return Err(RunError::RewardPending),
             RunPhase::Over { .. } => return Err(RunError::Over),
         }
+        self.plan_of_level(content)
+    }
+
+    /// The current (or last played) level as [`Run::plan`] makes it, whatever the phase: the
+    /// level a reward was won in, for a screen that shows it again.
+    pub fn plan_of_level(&self, content: &ContentDb) -> Result<LevelPlan, RunError> {
         let setter = setter::setter(content)?;
         for id in &self.collection {
             if content.blueprint_id(id).is_none() {
@@ -310,8 +317,7 @@ impl Run {
 
     /// The run as a save file (RON).
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .expect("a run always serialises")
+        crate::ron_file::to_string(self).expect("a run always serialises")
     }
 
     /// Reads a save written by [`Run::to_ron`]; errors name the line and column.
@@ -319,14 +325,15 @@ impl Run {
         Run::parse(&SourceFile::new("save", text))
     }
 
-    /// Reads a save file; errors name the file, line and column.
-    pub fn load(path: &std::path::Path) -> Result<Run, RunError> {
-        Run::parse(&SourceFile::read(path).map_err(|d| RunError::SaveSyntax(Box::new(d)))?)
-    }
-
     fn parse(file: &SourceFile) -> Result<Run, RunError> {
         let run: Run =
             crate::ron_file::parse(file).map_err(|d| RunError::SaveSyntax(Box::new(d)))?;
+        run.checked(file)
+    }
+
+    /// The run read from `file`, if it is one a run could be in.
+    pub(super) fn checked(self, file: &SourceFile) -> Result<Run, RunError> {
+        let run = self;
         let bad = |problem: SaveProblem| {
             Err(RunError::BadSave {
                 file: file.path.display().to_string(),
@@ -334,7 +341,10 @@ impl Run {
             })
         };
         if run.format != SAVE_FORMAT {
-            return bad(SaveProblem::Format(run.format));
+            return bad(SaveProblem::Format {
+                found: run.format,
+                reads: SAVE_FORMAT,
+            });
         }
         if run.level == 0 {
             return bad(SaveProblem::LevelZero);

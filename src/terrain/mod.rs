@@ -48,6 +48,17 @@ pub struct TerrainType {
 }
 
 impl TerrainType {
+    /// Whether `other` makes the same worlds: everything equal but the colours and the display
+    /// name, which only change how a world looks.
+    pub fn same_worlds(&self, other: &TerrainType) -> bool {
+        let looks = |t: &TerrainType| TerrainType {
+            display_name: String::new(),
+            surface_colors: BTreeMap::new(),
+            ..t.clone()
+        };
+        looks(self) == looks(other)
+    }
+
     /// Whether `surface` is one of the free surfaces.
     pub fn is_free_surface(&self, surface: char) -> bool {
         self.free_surfaces.contains(&surface)

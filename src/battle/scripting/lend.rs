@@ -114,9 +114,12 @@ impl HostShared {
     /// Records a script failure: in the battle's log if there is a battle, and toward switching
     /// the mod off. Failures while the battle is only being looked at count for nothing.
     pub(super) fn report(&self, battle: Option<&mut Battle>, mod_index: usize, error: ScriptError) {
-        tracing::debug!(target: "rampart::script", "{error}");
-        if battle.as_ref().is_some_and(|b| b.previewing()) {
-            return;
+        match &battle {
+            Some(b) if b.previewing() => return,
+            // In a battle the player (and `--log warn`) hears of it; `rampart check` reports
+            // what it finds as diagnostics of its own.
+            Some(_) => tracing::warn!(target: "rampart::script", "{error}"),
+            None => tracing::debug!(target: "rampart::script", "{error}"),
         }
         let mod_id = error.mod_id.clone();
         let failures = {
@@ -127,7 +130,9 @@ impl HostShared {
         let switch_off = failures == MAX_SCRIPT_FAILURES;
         if switch_off {
             self.disabled.borrow_mut()[mod_index] = true;
-            tracing::info!(target: "rampart::script", "[{mod_id}] switched off after {failures} script errors");
+            if battle.is_some() {
+                tracing::warn!(target: "rampart::script", "[{mod_id}] switched off after {failures} script errors");
+            }
         }
         match battle {
             Some(b) => {
