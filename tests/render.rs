@@ -1,11 +1,12 @@
 //! The render test: the real game client, under a virtual X display (Xvfb), plays its scripted
-//! scene (`rampart play --scene DIR`, `client/scene.rs`): the menu, a battle with a fixed seed,
-//! towers placed and a refused placement, the first wave at 2× with a pause, a tower deleted,
-//! the level's terrain file edited (the world changes) and then broken (its error shows, the
-//! world stays), an ability in the second wave, the rest of the level to its win and the reward
-//! screen. Every screenshot must show something (not one flat colour), each must differ from
-//! the one before, the battle's must show the HUD's top bar, and what the scene saw
-//! (`hud.txt`) must include every step and the HUD's texts.
+//! scene (`rampart play --scene DIR`, `client/scene.rs`): the first start's tutorial offer and
+//! the tutorial's first steps, a battle with a fixed seed, towers placed and a refused
+//! placement, the first wave at 2× with a pause and a selected tower's highlights, a tower
+//! deleted, the run left and continued, the level's terrain file edited and then broken (its
+//! error shows, the world stays), an ability and a test mod's script error in the second wave,
+//! the rest of the level to its win and the reward cards. Every screenshot must show something
+//! (not one flat colour), each must differ from the one before, the battle's must show the HUD's
+//! top bar, and what the scene saw (`hud.txt`) must include every step and the HUD's texts.
 //!
 //! Needs `xvfb-run` and a Vulkan driver that renders in software (Mesa's lavapipe); `.ci/run`
 //! installs both. Set `RAMPART_UPDATE_SCREENSHOTS=1` to copy the screenshots into
@@ -16,19 +17,24 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The screenshots the scene saves, in order.
-const SHOTS: [&str; 9] = [
+const SHOTS: [&str; 14] = [
     "01-menu.png",
-    "02-battle.png",
-    "03-placing.png",
-    "04-refused.png",
-    "05-reloaded.png",
-    "06-broken.png",
-    "07-wave.png",
-    "08-won.png",
-    "09-reward.png",
+    "02-tutorial.png",
+    "03-tutorial-place.png",
+    "04-battle.png",
+    "05-placing.png",
+    "06-refused.png",
+    "07-highlights.png",
+    "08-continued.png",
+    "09-reloaded.png",
+    "10-broken.png",
+    "11-problems.png",
+    "12-wave.png",
+    "13-won.png",
+    "14-reward.png",
 ];
 /// The screenshots of the battle screen, with the HUD.
-const BATTLE: std::ops::Range<usize> = 1..8;
+const BATTLE: std::ops::Range<usize> = 1..13;
 
 /// The HUD's top bar colour (`client::hud::BAR_RGB`).
 const BAR_RGB: [u8; 3] = [13, 15, 20];
@@ -95,6 +101,9 @@ fn run_scene(out: &Path, home: &Path) {
         .arg(env!("CARGO_BIN_EXE_rampart"))
         .args(["play", "--scene"])
         .arg(out)
+        // A mod whose script fails from tick 300: its error must reach the player.
+        .arg("--mods-dir")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/client"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("RAMPART_HOME", home)
         // Software Vulkan; no real GPU is needed or used.
@@ -158,7 +167,14 @@ fn scripted_scene_renders_every_step() {
     }
     let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap();
     for needle in [
+        "the first start offers the tutorial",
+        "tutorial walked to step 4: Place a tower",
+        "the menu offers Continue after leaving a run",
         "placed towers: 3",
+        "highlights: the selected tower (1)",
+        "continued the saved run at tick",
+        "script error notice: Script error [faults] scripts/faults.lua:4",
+        "problems list: Script error [faults]",
         "paused: the clock stood at tick",
         "wave 1 over",
         "the info panel offers Delete",

@@ -41,11 +41,14 @@ pub fn run(context: &Context, args: &PlayArgs) -> Result<(), Failure> {
         diagnostics.extend(found.mods.diagnostics.iter().cloned());
         (content, diagnostics)
     });
+    let user = rampart::modding::UserDirs::detect();
     rampart::client::run(ClientOptions {
         content,
         reload,
         watch,
         scene,
+        save_file: user.as_ref().map(|u| u.save_file()),
+        profile_file: user.as_ref().map(|u| u.profile_file()),
     })
     .map_err(|e| match e {
         ClientError::Failed(_) => Failure::Found(Some(e.to_string())),

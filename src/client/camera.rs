@@ -1,22 +1,26 @@
 //! The camera: orthographic at the isometric angle, looking at a point on the world. The wheel
 //! and T/G zoom, right-drag and WASD pan, Q/E and middle-drag turn it in quarter turns; close in,
-//! it tilts toward looking straight down.
+//! it tilts until, at the closest zoom, it looks straight down (thesis 2.8). A new level opens
+//! with the whole world framed in the space the HUD's bars leave free.
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
 use bevy::camera::ScalingMode;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::picking::hover::HoverMap;
+use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
 use super::session::Game;
-use super::{Screen, to_bevy};
+use super::{ClientSet, Screen, to_bevy};
+use crate::worldgen::LEVEL_HEIGHT;
 
 /// The most and least world units shown from the top of the screen to the bottom.
 const ZOOM_OUT: f32 = 40.0;
 const ZOOM_IN: f32 = 5.0;
-/// The isometric pitch (the angle whose tangent is 1/√2) and the tilt near full zoom.
+/// The isometric pitch (the angle whose tangent is 1/√2) and the tilt at full zoom: straight down.
 const ISO_PITCH: f32 = 0.615_479_7;
-const TOP_PITCH: f32 = 1.25;
+const TOP_PITCH: f32 = FRAC_PI_2;
 
 /// Sets up and steers the camera.
 pub struct CameraPlugin;
@@ -24,10 +28,25 @@ pub struct CameraPlugin;
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn)
-            .add_systems(OnEnter(Screen::Battle), frame_world)
+            .add_systems(OnEnter(Screen::Battle), unframe)
             .add_systems(
                 Update,
-                (steer, place).chain().run_if(in_state(Screen::Battle)),
+                frame_world
+                    .in_set(ClientSet::Present)
+                    .before(place)
+                    .run_if(in_state(Screen::Battle)),
+            )
+            .add_systems(
+                Update,
+                steer
+                    .in_set(ClientSet::Input)
+                    .run_if(in_state(Screen::Battle)),
+            )
+            .add_systems(
+                Update,
+                place
+                    .in_set(ClientSet::Present)
+                    .run_if(in_state(Screen::Battle)),
             );
     }
 }
@@ -45,7 +64,13 @@ pub struct Rig {
     pub zoom: f32,
     /// Middle-drag distance not yet turned into a quarter turn.
     drag: f32,
+    /// The world this rig framed last (its seed and size), so a new level is framed once.
+    framed: Option<(u64, i32, i32)>,
 }
+
+/// Marks the HUD's bars, whose height the framing leaves free.
+#[derive(Component)]
+pub struct Bar;
 
 fn spawn(mut commands: Commands) {
     commands.spawn((
@@ -64,26 +89,91 @@ fn spawn(mut commands: Commands) {
             yaw: FRAC_PI_4,
             zoom: 20.0,
             drag: 0.0,
+            framed: None,
         },
         Transform::default(),
     ));
 }
 
-/// Centres the camera on the world of a new level, showing all of it.
-fn frame_world(game: NonSend<Game>, mut rigs: Query<&mut Rig>) {
+/// Forgets the framed world, so the next battle's world is framed again.
+fn unframe(mut rigs: Query<&mut Rig>) {
+    for mut rig in &mut rigs {
+        rig.framed = None;
+    }
+}
+
+/// Frames the world of a new level once the HUD is laid out: the world's outline, seen at the
+/// isometric angle, fills the band between the top and bottom bars with a small margin.
+fn frame_world(
+    game: NonSend<Game>,
+    mut rigs: Query<&mut Rig>,
+    bars: Query<&ComputedNode, With<Bar>>,
+    windows: Query<&Window>,
+) {
     let (Some(session), Ok(mut rig)) = (game.0.as_ref(), rigs.single_mut()) else {
         return;
     };
     let Some(field) = session.battle.field() else {
         return;
     };
-    let grid = field.world().grid;
-    let (cx, cy) = (
-        f64::from(grid.width - 1) / 2.0,
-        f64::from(grid.height - 1) / 2.0,
+    let world = field.world();
+    let key = (world.seed.0, world.grid.width, world.grid.height);
+    if rig.framed == Some(key) {
+        return;
+    }
+    let Some(window) = windows.iter().next() else {
+        return;
+    };
+    // The bars are laid out a frame after they are spawned.
+    let heights: Vec<f32> = bars
+        .iter()
+        .map(|n| n.size().y * n.inverse_scale_factor())
+        .collect();
+    if heights.len() < 2 || heights.iter().any(|h| *h <= 0.0) {
+        return;
+    }
+    let (w, h) = (window.width().max(1.0), window.height().max(1.0));
+    let (top, bottom) = (heights[0].max(heights[1]), heights[0].min(heights[1]));
+    let free = (h - top - bottom).max(h * 0.3);
+    // The world's corners in the camera's frame at the isometric angle.
+    let yaw = FRAC_PI_4 + rig.turns as f32 * FRAC_PI_2;
+    let view = view_rotation(yaw, ISO_PITCH).inverse();
+    let (east, north) = (
+        f64::from(world.grid.width) - 0.5,
+        f64::from(world.grid.height) - 0.5,
     );
-    rig.focus = to_bevy(cx, cy, 0.5);
-    rig.zoom = (grid.width.max(grid.height) as f32 * 0.75).clamp(ZOOM_IN, ZOOM_OUT);
+    let highest = world.tiles.iter().map(|t| t.level).max().unwrap_or(0);
+    let top_height = (f64::from(highest) + 1.0) * LEVEL_HEIGHT;
+    let mut min = Vec2::splat(f32::MAX);
+    let mut max = Vec2::splat(f32::MIN);
+    for (x, y) in [(-0.5, -0.5), (-0.5, north), (east, -0.5), (east, north)] {
+        for z in [0.0, top_height] {
+            let p = view * to_bevy(x, y, z);
+            min = min.min(p.truncate());
+            max = max.max(p.truncate());
+        }
+    }
+    let top_height = top_height as f32;
+    let size = (max - min) * 1.08;
+    // World units per pixel must fit both the free band's height and the window's width.
+    let per_pixel = (size.y / free).max(size.x / w);
+    rig.zoom = (per_pixel * h).clamp(ZOOM_IN * 2.0, ZOOM_OUT);
+    // Put the outline's centre at the centre of the free band, not of the window.
+    let centre = (min + max) / 2.0;
+    let shift_pixels = (top - bottom) / 2.0;
+    let centre = centre + Vec2::new(0.0, shift_pixels * rig.zoom / h);
+    let look = view.inverse() * centre.extend(0.0);
+    // Slide along the view direction onto the ground plane of the world's middle height.
+    let forward = view_rotation(yaw, ISO_PITCH) * Vec3::NEG_Z;
+    let mid = top_height / 2.0;
+    let t = (mid - look.y) / forward.y;
+    rig.focus = look + forward * t;
+    rig.framed = Some(key);
+}
+
+/// The camera's rotation for a heading and a pitch (0 looks level, π/2 straight down).
+fn view_rotation(yaw: f32, pitch: f32) -> Quat {
+    Quat::from_rotation_y(yaw) * Quat::from_rotation_x(-pitch)
 }
 
 fn steer(
@@ -93,6 +183,8 @@ fn steer(
     motion: Res<AccumulatedMouseMotion>,
     windows: Query<&Window>,
     time: Res<Time>,
+    hovered: Res<HoverMap>,
+    nodes: Query<(), With<Node>>,
     mut rigs: Query<&mut Rig>,
 ) {
     let Ok(mut rig) = rigs.single_mut() else {
@@ -100,8 +192,12 @@ fn steer(
     };
     let dt = time.delta_secs();
     let height = windows.iter().next().map_or(720.0, |w| w.height().max(1.0));
-    // Zoom: the wheel in steps, T and G held.
-    let mut zoom = rig.zoom * (1.0 - 0.12 * scroll.delta.y.clamp(-5.0, 5.0));
+    // Zoom: the wheel in steps (unless it is over the HUD, which may scroll), T and G held.
+    let over_ui = hovered
+        .get(&PointerId::Mouse)
+        .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
+    let wheel = if over_ui { 0.0 } else { scroll.delta.y };
+    let mut zoom = rig.zoom * (1.0 - 0.12 * wheel.clamp(-5.0, 5.0));
     if keys.pressed(KeyCode::KeyT) {
         zoom *= 1.0 - 1.5 * dt;
     }
@@ -157,9 +253,13 @@ fn place(mut cameras: Query<(&Rig, &mut Transform, &mut Projection)>) {
     // Tilt toward top-down over the closest third of the zoom range.
     let near = ((ZOOM_IN * 2.0 - rig.zoom) / ZOOM_IN).clamp(0.0, 1.0);
     let pitch = ISO_PITCH + (TOP_PITCH - ISO_PITCH) * near;
-    let back = Quat::from_rotation_y(rig.yaw) * Quat::from_rotation_x(-pitch) * Vec3::Z;
-    *transform =
-        Transform::from_translation(rig.focus + back * 60.0).looking_at(rig.focus, Vec3::Y);
+    let rotation = view_rotation(rig.yaw, pitch);
+    // Built from the rotation, not `looking_at`, which has no up direction straight down.
+    *transform = Transform {
+        translation: rig.focus + rotation * Vec3::Z * 60.0,
+        rotation,
+        ..default()
+    };
     if let Projection::Orthographic(ortho) = &mut *projection {
         ortho.scaling_mode = ScalingMode::FixedVertical {
             viewport_height: rig.zoom,

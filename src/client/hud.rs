@@ -6,12 +6,13 @@
 
 use bevy::prelude::*;
 
-use super::menu::{Action, button};
+use super::camera::Bar;
 use super::rich;
-use super::session::{Game, Session};
-use super::units::kind_color;
-use super::{Screen, label};
-use crate::battle::{Battle, Phase, PlayerCommand};
+use super::session::{Game, shown_blueprints};
+use super::ui::{Action, OwnColour, button, kind_color, label, scroll_area};
+use super::wave_preview::WavePreview;
+use super::{ClientSet, Screen};
+use crate::battle::Phase;
 use crate::content::BlueprintId;
 
 /// Builds and updates the HUD.
@@ -23,14 +24,15 @@ impl Plugin for HudPlugin {
             .add_systems(
                 Update,
                 (
-                    keys,
                     update_texts,
+                    update_problems,
                     update_fuel,
                     rebuild_menu,
                     update_menu,
                     overlays,
                 )
                     .chain()
+                    .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::Battle)),
             );
     }
@@ -47,8 +49,6 @@ pub enum HudText {
     Fuel,
     /// Hull.
     Hull,
-    /// The current and next waves' batches.
-    Preview,
     /// Materials and their production.
     Materials,
     /// Energy, cap and production.
@@ -59,11 +59,31 @@ pub enum HudText {
     Speed,
     /// Notices for the player.
     Notices,
+    /// How many script problems there were, on the button that lists them.
+    Problems,
+    /// The list of script problems.
+    ProblemList,
 }
 
 /// The top bar, which the render test looks for.
 #[derive(Component)]
 pub struct TopBar;
+
+/// The button that opens the list of script problems, shown once there is one.
+#[derive(Component)]
+struct ProblemsButton;
+
+/// The list of script problems.
+#[derive(Component)]
+struct ProblemsPanel;
+
+/// The fuel bar (the tutorial points at it).
+#[derive(Component)]
+pub struct FuelBar;
+
+/// The hull bar (the tutorial points at it).
+#[derive(Component)]
+pub struct HullBar;
 
 #[derive(Component)]
 struct FuelFill;
@@ -126,6 +146,8 @@ fn spawn_hud(mut commands: Commands) {
                 justify_content: JustifyContent::SpaceBetween,
                 ..default()
             },
+            // The root only lays the bars out: the world stays clickable between them.
+            Pickable::IGNORE,
             DespawnOnExit(Screen::Battle),
         ))
         .id();
@@ -133,6 +155,7 @@ fn spawn_hud(mut commands: Commands) {
         // Top: wave and time controls, fuel and hull, wave preview, settings.
         c.spawn((
             TopBar,
+            Bar,
             Node {
                 width: Val::Percent(100.0),
                 padding: UiRect::all(Val::Px(8.0)),
@@ -165,6 +188,7 @@ fn spawn_hud(mut commands: Commands) {
             .with_children(|col| {
                 col.spawn(text(HudText::Fuel, 15.0, Color::WHITE));
                 col.spawn((
+                    FuelBar,
                     Node {
                         width: Val::Percent(100.0),
                         height: Val::Px(12.0),
@@ -196,6 +220,7 @@ fn spawn_hud(mut commands: Commands) {
                 });
                 col.spawn(text(HudText::Hull, 15.0, Color::WHITE));
                 col.spawn((
+                    HullBar,
                     Node {
                         width: Val::Percent(100.0),
                         height: Val::Px(8.0),
@@ -211,25 +236,66 @@ fn spawn_hud(mut commands: Commands) {
                         BackgroundColor(Color::srgb(0.85, 0.2, 0.2)),
                     )],
                 ));
-                col.spawn(text(HudText::Preview, 13.0, Color::srgb(0.85, 0.85, 0.9)));
+                // Every wave still to come; the wheel scrolls through them.
+                col.spawn(scroll_area(78.0)).with_children(|area| {
+                    area.spawn((
+                        WavePreview::default(),
+                        Node {
+                            align_self: AlignSelf::FlexStart,
+                            flex_direction: FlexDirection::Column,
+                            ..default()
+                        },
+                    ));
+                });
             });
             top.spawn(Node {
                 flex_grow: 1.0,
                 ..default()
             });
+            top.spawn((
+                ProblemsButton,
+                live_button(HudText::Problems, Action::Problems),
+            ));
             top.spawn(button("Menu", Action::Settings));
         });
-        // Middle: notices.
-        c.spawn(Node {
-            width: Val::Percent(100.0),
-            justify_content: JustifyContent::Center,
-            ..default()
-        })
+        // Below the top bar, at the right: the script problems, when opened.
+        c.spawn((
+            ProblemsPanel,
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(8.0),
+                top: Val::Px(120.0),
+                max_width: Val::Px(640.0),
+                padding: UiRect::all(Val::Px(10.0)),
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.25, 0.05, 0.05, 0.92)),
+            GlobalZIndex(6),
+            children![text(
+                HudText::ProblemList,
+                13.0,
+                Color::srgb(1.0, 0.85, 0.85)
+            )],
+        ));
+        // Middle: notices, which the cursor passes through.
+        c.spawn((
+            Node {
+                width: Val::Percent(100.0),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            Pickable::IGNORE,
+        ))
         .with_children(|mid| {
-            mid.spawn(text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)));
+            mid.spawn((
+                text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)),
+                Pickable::IGNORE,
+            ));
         });
         // Bottom: materials and energy, the blueprint menu.
         c.spawn((
+            Bar,
             Node {
                 width: Val::Percent(100.0),
                 padding: UiRect::all(Val::Px(8.0)),
@@ -259,118 +325,6 @@ fn spawn_hud(mut commands: Commands) {
             ));
         });
     });
-}
-
-/// The blueprints the menu shows now: buildings between waves, abilities during a wave.
-pub fn shown_blueprints(battle: &Battle) -> Vec<BlueprintId> {
-    let wave = battle.phase() == Phase::Wave;
-    battle
-        .collection()
-        .iter()
-        .copied()
-        .filter(|&b| battle.content().blueprint(b).kind.is_building() != wave)
-        .collect()
-}
-
-/// Carries out a HUD button's or hotkey's action.
-pub fn battle_action(action: &Action, session: &mut Session, screen: Screen) {
-    if screen != Screen::Battle {
-        return;
-    }
-    match action {
-        Action::StartWave if session.battle.phase() == Phase::Build => {
-            session.selection.blueprint = None;
-            session.submit(PlayerCommand::StartWave);
-        }
-        Action::Pause => {
-            session.paused = !session.paused;
-        }
-        Action::Settings => {
-            session.paused = true;
-            session.settings_open = true;
-        }
-        Action::Speed => {
-            session.speed = if session.speed == 1 { 2 } else { 1 };
-        }
-        Action::Delete => super::placing::remove_selected(session),
-        Action::Blueprint(i) => {
-            let shown = shown_blueprints(&session.battle);
-            if let Some(&b) = shown.get(*i) {
-                let selection = &mut session.selection;
-                selection.blueprint = (selection.blueprint != Some(b)).then_some(b);
-                selection.thing = None;
-            }
-        }
-        _ => {}
-    }
-}
-
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
-    let Some(session) = game.0.as_mut() else {
-        return;
-    };
-    let digits = [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-        KeyCode::Digit8,
-        KeyCode::Digit9,
-    ];
-    let mut actions = Vec::new();
-    if keys.just_pressed(KeyCode::Space) {
-        actions.push(Action::StartWave);
-    }
-    if keys.just_pressed(KeyCode::KeyP) {
-        actions.push(Action::Pause);
-    }
-    if keys.just_pressed(KeyCode::KeyF) {
-        actions.push(Action::Speed);
-    }
-    for (i, key) in digits.iter().enumerate() {
-        if keys.just_pressed(*key) {
-            actions.push(Action::Blueprint(i));
-        }
-    }
-    for action in actions {
-        battle_action(&action, session, Screen::Battle);
-    }
-}
-
-/// The batches of a wave: attacker name, count, seconds between them.
-fn batches(battle: &Battle, wave: usize) -> Option<String> {
-    let spawns = &battle.config().start.waves.get(wave)?.spawns;
-    let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
-    for s in spawns {
-        match groups.iter_mut().find(|(a, _)| *a == s.attacker) {
-            Some((_, delays)) => delays.push(s.delay),
-            None => groups.push((s.attacker.clone(), vec![s.delay])),
-        }
-    }
-    let content = battle.content();
-    let parts: Vec<String> = groups
-        .into_iter()
-        .map(|(attacker, mut delays)| {
-            let name = content
-                .attacker_id(&attacker)
-                .map_or(attacker.clone(), |a| content.attacker(a).name.clone());
-            delays.sort_unstable();
-            let spacing = if delays.len() > 1 {
-                let span = f64::from(delays[delays.len() - 1] - delays[0]);
-                format!(
-                    " every {:.1} s",
-                    span / (delays.len() - 1) as f64 / crate::TICKS_PER_SECOND as f64
-                )
-            } else {
-                String::new()
-            };
-            format!("{}x {name}{spacing}", delays.len())
-        })
-        .collect();
-    Some(format!("Wave {}: {}", wave + 1, parts.join(", ")))
 }
 
 fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
@@ -403,21 +357,6 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 p.fuel, p.fuel_goal, production.fuel
             ),
             HudText::Hull => format!("Hull {:.0} / {:.0}", p.hull, battle.config().start.hull),
-            HudText::Preview => {
-                let (now, next) = if phase == Phase::Wave {
-                    (wave.checked_sub(1), wave)
-                } else {
-                    (None, wave)
-                };
-                let mut lines = Vec::new();
-                if let Some(line) = now.and_then(|w| batches(battle, w)) {
-                    lines.push(format!("Now  {line}"));
-                }
-                if let Some(line) = batches(battle, next) {
-                    lines.push(format!("Next {line}"));
-                }
-                lines.join("\n")
-            }
             HudText::Materials => format!(
                 "Materials {:.0}  (+{:.0})",
                 p.materials, production.materials
@@ -446,9 +385,41 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 .map(|n| n.text.as_str())
                 .collect::<Vec<_>>()
                 .join("\n"),
+            HudText::Problems => format!("Problems ({})", session.problems.len()),
+            HudText::ProblemList => {
+                let mut lines = vec![
+                    "Script problems this level (the mods' authors can fix them):".to_string(),
+                ];
+                lines.extend(session.problems.lines());
+                lines.join("\n")
+            }
         };
         if text.0 != value {
             text.0 = value;
+        }
+    }
+}
+
+/// Shows the problems button once there is a problem, and the list while it is open.
+fn update_problems(
+    game: NonSend<Game>,
+    mut buttons: Query<&mut Node, (With<ProblemsButton>, Without<ProblemsPanel>)>,
+    mut panels: Query<&mut Node, (With<ProblemsPanel>, Without<ProblemsButton>)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let shown = |on: bool| if on { Display::Flex } else { Display::None };
+    for mut node in &mut buttons {
+        let display = shown(!session.problems.is_empty());
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    for mut node in &mut panels {
+        let display = shown(session.problems_open && !session.problems.is_empty());
+        if node.display != display {
+            node.display = display;
         }
     }
 }
@@ -494,7 +465,7 @@ fn rebuild_menu(
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    let shown = shown_blueprints(&session.battle);
+    let shown = shown_blueprints(session);
     let Ok((row, mut menu)) = rows.single_mut() else {
         return;
     };
@@ -510,6 +481,7 @@ fn rebuild_menu(
             r.spawn((
                 Button,
                 Action::Blueprint(i),
+                OwnColour,
                 Node {
                     flex_direction: FlexDirection::Column,
                     // Long names wrap; the card grows rather than cutting the cost off.
@@ -574,7 +546,7 @@ fn update_menu(
         let left = session.battle.cooldown_left(shade.0);
         node.height = Val::Percent((left.min(total) as f32 / total as f32) * 100.0);
     }
-    let shown = shown_blueprints(&session.battle);
+    let shown = shown_blueprints(session);
     for (action, mut border) in &mut cards {
         if let Action::Blueprint(i) = action {
             let on =
@@ -618,12 +590,12 @@ fn overlays(mut commands: Commands, game: NonSend<Game>, existing: Query<(Entity
             (Overlay::End, Phase::Won) => (
                 "Victory! The fuel goal is reached.".into(),
                 Color::srgb(0.5, 0.95, 0.5),
-                vec![("Continue", Action::Continue)],
+                vec![("Continue", Action::Proceed)],
             ),
             (Overlay::End, _) => (
                 "Defeat. The hull is breached.".into(),
                 Color::srgb(1.0, 0.4, 0.4),
-                vec![("Continue", Action::Continue)],
+                vec![("Continue", Action::Proceed)],
             ),
             (Overlay::Pause, _) => (
                 "Paused".into(),

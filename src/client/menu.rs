@@ -1,18 +1,25 @@
-//! The screens around the battle: the main menu (Start, Custom Run, Exit), the run settings
+//! The screens around the battle: the main menu (Continue when there is a save, Start, Tutorial,
+//! Custom Run, Exit, and on the first start the offer of the tutorial), the run settings
 //! (seed and starting blueprints), and the reward screen after a won level (three offers, the
-//! collection, replacing one when it is full). Buttons everywhere carry an [`Action`], handled
-//! in one place.
+//! collection, replacing one when it is full). Their buttons' actions are carried out in
+//! [`actions`](super::actions).
 
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
-use super::session::{Game, Session, finish_level};
-use super::{Content, Screen, label};
-use crate::content::{Placement, Rarity};
-use crate::run::{RunConfig, RunError, RunPhase};
+use super::cards::spawn_card;
+use super::rich::Icons;
+use super::saving::{Profile, SaveFile};
+use super::session::Game;
+use super::ui::{
+    Action, GOLD, MUTED, button, kind_color, label, screen_root, scroll_area, wrapping_row,
+};
+use super::{ClientSet, Content, Screen};
+use crate::content::{Blueprint, Placement, Rarity};
+use crate::run::{RunConfig, RunPhase};
 
-/// Builds the menus and handles every button.
+/// Builds the screens around the battle.
 pub struct MenuPlugin;
 
 impl Plugin for MenuPlugin {
@@ -23,53 +30,17 @@ impl Plugin for MenuPlugin {
             .add_systems(OnEnter(Screen::Reward), spawn_reward)
             .add_systems(
                 Update,
-                (
-                    press,
-                    hover,
-                    type_seed.run_if(in_state(Screen::RunSettings)),
-                    refresh_settings.run_if(in_state(Screen::RunSettings)),
-                ),
+                type_seed
+                    .in_set(ClientSet::Input)
+                    .run_if(in_state(Screen::RunSettings)),
+            )
+            .add_systems(
+                Update,
+                refresh_settings
+                    .in_set(ClientSet::Present)
+                    .run_if(in_state(Screen::RunSettings)),
             );
     }
-}
-
-/// What a button does.
-#[derive(Component, Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Start a run with a random seed and the starter blueprints.
-    Start,
-    /// Open the run settings.
-    CustomRun,
-    /// Quit the game.
-    Exit,
-    /// Start the run set up on the settings screen.
-    Begin,
-    /// Back to the main menu (from anywhere; a run in progress is left).
-    ToMenu,
-    /// Take or leave a blueprint in the starting collection.
-    Toggle(String),
-    /// Take reward offer `n` (then choose what it replaces if the collection is full).
-    Offer(usize),
-    /// Give up collection slot `n` for the chosen offer.
-    Replace(usize),
-    /// Take no reward.
-    Skip,
-    /// Open the settings (pause) screen.
-    Settings,
-    /// Leave the pause screen.
-    Resume,
-    /// After a level's end: on to the reward, the next level or the menu.
-    Continue,
-    /// Start the next wave.
-    StartWave,
-    /// Pause or go on.
-    Pause,
-    /// Switch between 1× and 2×.
-    Speed,
-    /// Select blueprint `n` of the collection.
-    Blueprint(usize),
-    /// Remove the selected building.
-    Delete,
 }
 
 /// The run being set up on the settings screen, and what the last attempt to start said.
@@ -89,119 +60,106 @@ pub struct RunSetup {
 #[derive(Component)]
 struct SeedText;
 
-/// Marks a blueprint toggle's background.
-#[derive(Component)]
-struct ToggleOf(String);
-
-const PANEL: Color = Color::srgba(0.1, 0.11, 0.14, 0.92);
-const BUTTON: Color = Color::srgb(0.2, 0.24, 0.32);
-const BUTTON_HOVER: Color = Color::srgb(0.3, 0.36, 0.48);
-const CHOSEN: Color = Color::srgb(0.22, 0.45, 0.3);
-
-/// A button with a text on it.
-pub fn button(text: impl Into<String>, action: Action) -> impl Bundle {
-    (
-        Button,
-        action,
-        Node {
-            padding: UiRect::axes(Val::Px(18.0), Val::Px(8.0)),
-            margin: UiRect::all(Val::Px(4.0)),
-            justify_content: JustifyContent::Center,
+fn spawn_menu(
+    mut commands: Commands,
+    file: Res<SaveFile>,
+    setup: Res<RunSetup>,
+    profile: Res<Profile>,
+    content: Res<Content>,
+) {
+    let tutorial = content.db.tutorial.is_some();
+    let root = commands.spawn(screen_root(Screen::Menu)).id();
+    commands.entity(root).with_children(|c| {
+        c.spawn(label("RAMPART", 64.0, GOLD));
+        c.spawn(label("a roguelike tower defense", 18.0, MUTED));
+        c.spawn(Node {
+            height: Val::Px(24.0),
             ..default()
-        },
-        BackgroundColor(BUTTON),
-        children![label(text, 20.0, Color::WHITE)],
-    )
+        });
+        // The first start offers the tutorial, once.
+        if tutorial && !profile.tutorial_offered {
+            c.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::all(Val::Px(12.0)),
+                    margin: UiRect::bottom(Val::Px(12.0)),
+                    border: UiRect::all(Val::Px(2.0)),
+                    ..default()
+                },
+                BorderColor::all(GOLD),
+            ))
+            .with_children(|offer| {
+                offer.spawn(label(
+                    "New to Rampart? The tutorial plays a first battle with you, step by step.",
+                    17.0,
+                    Color::WHITE,
+                ));
+                offer.spawn(Node::default()).with_children(|row| {
+                    row.spawn(button("Play the tutorial", Action::Tutorial));
+                    row.spawn(button("Not now", Action::TutorialDecline));
+                });
+            });
+        }
+        if file.exists() {
+            c.spawn(button("Continue", Action::Continue));
+        }
+        c.spawn(button("Start", Action::Start));
+        if tutorial {
+            c.spawn(button("Tutorial", Action::Tutorial));
+        }
+        c.spawn(button("Custom Run", Action::CustomRun));
+        c.spawn(button("Exit", Action::Exit));
+        if let Some(error) = &setup.error {
+            c.spawn(label(error.clone(), 16.0, Color::srgb(1.0, 0.5, 0.45)));
+        }
+    });
 }
 
-/// A row of buttons that wraps onto more lines, centred.
-fn wrapping_row() -> Node {
-    Node {
-        flex_wrap: FlexWrap::Wrap,
-        justify_content: JustifyContent::Center,
-        max_width: Val::Px(900.0),
-        ..default()
-    }
-}
-
-/// A full-screen column, centred.
-fn screen_root(screen: Screen) -> impl Bundle {
-    (
-        Node {
-            width: Val::Percent(100.0),
-            height: Val::Percent(100.0),
-            flex_direction: FlexDirection::Column,
-            align_items: AlignItems::Center,
-            justify_content: JustifyContent::Center,
-            row_gap: Val::Px(6.0),
-            ..default()
-        },
-        BackgroundColor(PANEL),
-        DespawnOnExit(screen),
-    )
-}
-
-fn spawn_menu(mut commands: Commands) {
-    commands.spawn((
-        screen_root(Screen::Menu),
-        children![
-            label("RAMPART", 64.0, Color::srgb(0.95, 0.8, 0.3)),
-            label(
-                "a roguelike tower defense",
-                18.0,
-                Color::srgb(0.7, 0.7, 0.75)
-            ),
-            (Node {
-                height: Val::Px(24.0),
-                ..default()
-            }),
-            button("Start", Action::Start),
-            button("Custom Run", Action::CustomRun),
-            button("Exit", Action::Exit),
-        ],
-    ));
-}
-
-/// The blueprints a run may start with.
-fn startable(content: &Content) -> Vec<(String, String, bool)> {
+/// The blueprints a run may start with, and whether each is a starter.
+fn startable(content: &Content) -> Vec<(Blueprint, bool)> {
     content
         .db
         .blueprints
         .iter()
         .filter(|b| b.placement() != Placement::Fixed)
-        .map(|b| (b.id.clone(), b.name.clone(), b.rarity == Rarity::Starter))
+        .map(|b| (b.clone(), b.rarity == Rarity::Starter))
         .collect()
 }
 
-fn spawn_settings(mut commands: Commands, content: Res<Content>, mut setup: ResMut<RunSetup>) {
+fn spawn_settings(
+    mut commands: Commands,
+    content: Res<Content>,
+    mut setup: ResMut<RunSetup>,
+    mut images: ResMut<Assets<Image>>,
+    icons: Res<Icons>,
+) {
     if setup.seed.is_empty() {
         setup.seed = (RunConfig::random_seed() % 1_000_000).to_string();
     }
     let all = startable(&content);
     if setup.blueprints.is_none() {
-        setup.blueprints = Some(all.iter().filter(|b| b.2).map(|b| b.0.clone()).collect());
+        setup.blueprints = Some(all.iter().filter(|b| b.1).map(|b| b.0.id.clone()).collect());
     }
+    let chosen = setup.blueprints.clone().unwrap_or_default();
     let root = commands.spawn(screen_root(Screen::RunSettings)).id();
     commands.entity(root).with_children(|c| {
-        c.spawn(label("Custom run", 40.0, Color::WHITE));
+        c.spawn(label("Custom run", 36.0, Color::WHITE));
+        c.spawn(label("Seed (type digits, Backspace to erase)", 16.0, MUTED));
+        c.spawn((SeedText, label("", 26.0, GOLD)));
         c.spawn(label(
-            "Seed (type digits, Backspace to erase)",
+            "Starting blueprints (click to choose; the wheel scrolls)",
             16.0,
-            Color::srgb(0.7, 0.7, 0.75),
+            MUTED,
         ));
-        c.spawn((SeedText, label("", 28.0, Color::srgb(0.95, 0.8, 0.3))));
-        c.spawn(label(
-            "Starting blueprints (click to choose)",
-            16.0,
-            Color::srgb(0.7, 0.7, 0.75),
-        ));
-        c.spawn(wrapping_row()).with_children(|row| {
-            for (id, name, _) in &all {
-                row.spawn((
-                    button(name.clone(), Action::Toggle(id.clone())),
-                    ToggleOf(id.clone()),
-                ));
-            }
+        c.spawn(scroll_area(430.0)).with_children(|area| {
+            area.spawn(wrapping_row()).with_children(|row| {
+                for (bp, _) in &all {
+                    let on = chosen.contains(&bp.id);
+                    let toggle = Action::Toggle(bp.id.clone());
+                    spawn_card(row, &mut images, &icons, bp, toggle, on, 200.0);
+                }
+            });
         });
         c.spawn(Node {
             column_gap: Val::Px(8.0),
@@ -235,7 +193,8 @@ fn type_seed(mut keys: MessageReader<KeyboardInput>, mut setup: ResMut<RunSetup>
 fn refresh_settings(
     setup: Res<RunSetup>,
     mut seed: Query<&mut Text, With<SeedText>>,
-    mut toggles: Query<(&ToggleOf, &mut BackgroundColor)>,
+    mut cards: Query<(&Action, &mut BorderColor)>,
+    content: Res<Content>,
 ) {
     if !setup.is_changed() {
         return;
@@ -247,12 +206,19 @@ fn refresh_settings(
         };
     }
     let chosen = setup.blueprints.clone().unwrap_or_default();
-    for (toggle, mut bg) in &mut toggles {
-        bg.0 = if chosen.contains(&toggle.0) {
-            CHOSEN
-        } else {
-            BUTTON
+    for (action, mut border) in &mut cards {
+        let Action::Toggle(id) = action else {
+            continue;
         };
+        let kind = content
+            .db
+            .blueprint_id(id)
+            .map(|b| content.db.blueprint(b).kind);
+        *border = BorderColor::all(if chosen.contains(id) {
+            Color::WHITE
+        } else {
+            kind.map_or(Color::NONE, kind_color)
+        });
     }
 }
 
@@ -261,6 +227,8 @@ fn spawn_reward(
     game: NonSend<Game>,
     content: Res<Content>,
     setup: Res<RunSetup>,
+    mut images: ResMut<Assets<Image>>,
+    icons: Res<Icons>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
@@ -268,26 +236,35 @@ fn spawn_reward(
     let RunPhase::Reward { offers } = session.run.phase() else {
         return;
     };
-    let name = |id: &str| {
+    let blueprint = |id: &str| {
         content
             .db
             .blueprint_id(id)
-            .map_or(id.to_string(), |b| content.db.blueprint(b).name.clone())
+            .map(|b| content.db.blueprint(b).clone())
     };
     let full = session.run.collection().len() >= session.run.collection_limit();
     let root = commands.spawn(screen_root(Screen::Reward)).id();
     commands.entity(root).with_children(|c| {
         c.spawn(label(
             format!("Level {} won: choose a blueprint", session.run.level()),
-            36.0,
-            Color::srgb(0.95, 0.8, 0.3),
+            32.0,
+            GOLD,
         ));
-        c.spawn(Node::default()).with_children(|row| {
+        c.spawn(Node {
+            column_gap: Val::Px(10.0),
+            align_items: AlignItems::FlexStart,
+            ..default()
+        })
+        .with_children(|row| {
             for (i, id) in offers.iter().enumerate() {
-                row.spawn(button(name(id), Action::Offer(i)));
+                if let Some(bp) = blueprint(id) {
+                    let on = setup.offer == Some(i);
+                    spawn_card(row, &mut images, &icons, &bp, Action::Offer(i), on, 250.0);
+                }
             }
             row.spawn(button("Skip", Action::Skip));
         });
+        let name = |id: &str| blueprint(id).map_or(id.to_string(), |b| b.name);
         let hint = match (setup.offer, full) {
             (Some(i), _) => format!(
                 "The collection is full: click the blueprint {} replaces",
@@ -300,195 +277,16 @@ fn spawn_reward(
                 session.run.collection_limit()
             ),
         };
-        c.spawn(label(hint, 16.0, Color::srgb(0.7, 0.7, 0.75)));
-        c.spawn(wrapping_row()).with_children(|row| {
-            for (i, id) in session.run.collection().iter().enumerate() {
-                row.spawn(button(name(id), Action::Replace(i)));
-            }
+        c.spawn(label(hint, 16.0, MUTED));
+        c.spawn(scroll_area(230.0)).with_children(|area| {
+            area.spawn(wrapping_row()).with_children(|row| {
+                for (i, id) in session.run.collection().iter().enumerate() {
+                    if let Some(bp) = blueprint(id) {
+                        let replace = Action::Replace(i);
+                        spawn_card(row, &mut images, &icons, &bp, replace, false, 180.0);
+                    }
+                }
+            });
         });
     });
-}
-
-fn hover(
-    mut buttons: Query<
-        (&Interaction, &mut BackgroundColor, Option<&ToggleOf>),
-        (Changed<Interaction>, With<Button>),
-    >,
-) {
-    for (interaction, mut bg, toggle) in &mut buttons {
-        // Toggles show whether they are chosen; `refresh_settings` colours them.
-        if toggle.is_some() {
-            continue;
-        }
-        bg.0 = match interaction {
-            Interaction::Hovered | Interaction::Pressed => BUTTON_HOVER,
-            Interaction::None => BUTTON,
-        };
-    }
-}
-
-/// Starts a run with `config` and opens its first level.
-pub fn start_run(
-    game: &mut Game,
-    content: &Content,
-    config: RunConfig,
-    next: &mut NextState<Screen>,
-) -> Result<(), RunError> {
-    let session = Session::start(&content.db, config)?;
-    game.0 = Some(session);
-    next.set(Screen::Battle);
-    Ok(())
-}
-
-/// Carries out `action`.
-pub fn act(
-    action: &Action,
-    content: &Content,
-    setup: &mut RunSetup,
-    game: &mut Game,
-    screen: Screen,
-    next: &mut NextState<Screen>,
-    exit: &mut MessageWriter<AppExit>,
-) {
-    match action {
-        Action::Start => {
-            let config = RunConfig {
-                seed: RunConfig::random_seed(),
-                starting_blueprints: None,
-            };
-            if let Err(e) = start_run(game, content, config, next) {
-                setup.error = Some(e.to_string());
-                next.set(Screen::RunSettings);
-            }
-        }
-        Action::CustomRun => {
-            setup.error = None;
-            next.set(Screen::RunSettings);
-        }
-        Action::Exit => {
-            exit.write(AppExit::Success);
-        }
-        Action::Begin => {
-            let seed = match setup.seed.parse::<u64>() {
-                Ok(seed) => seed,
-                Err(_) => {
-                    setup.error = Some("the seed must be a whole number".into());
-                    return;
-                }
-            };
-            let config = RunConfig {
-                seed,
-                starting_blueprints: setup.blueprints.clone(),
-            };
-            match start_run(game, content, config, next) {
-                Ok(()) => setup.error = None,
-                Err(e) => setup.error = Some(e.to_string()),
-            }
-        }
-        Action::ToMenu => {
-            game.0 = None;
-            next.set(Screen::Menu);
-        }
-        Action::Toggle(id) => {
-            let list = setup.blueprints.get_or_insert_with(Vec::new);
-            match list.iter().position(|b| b == id) {
-                Some(i) => {
-                    list.remove(i);
-                }
-                None => list.push(id.clone()),
-            }
-        }
-        Action::Offer(i) => {
-            let Some(session) = game.0.as_mut() else {
-                return;
-            };
-            if session.run.collection().len() >= session.run.collection_limit() {
-                setup.offer = Some(*i);
-                // Shown again with the hint to pick what to replace.
-                next.set(Screen::Reward);
-                return;
-            }
-            choose(session, content, Some(*i), None, setup, next);
-        }
-        Action::Replace(j) => {
-            let Some(session) = game.0.as_mut() else {
-                return;
-            };
-            if let Some(i) = setup.offer {
-                choose(session, content, Some(i), Some(*j), setup, next);
-            }
-        }
-        Action::Skip => {
-            if let Some(session) = game.0.as_mut() {
-                choose(session, content, None, None, setup, next);
-            }
-        }
-        Action::Resume => {
-            if let Some(session) = game.0.as_mut() {
-                session.paused = false;
-                session.settings_open = false;
-            }
-        }
-        Action::Continue => {
-            if let Some(session) = game.0.as_mut() {
-                finish_level(session, content, next);
-            }
-        }
-        Action::StartWave
-        | Action::Pause
-        | Action::Settings
-        | Action::Speed
-        | Action::Blueprint(_)
-        | Action::Delete => {
-            if let Some(session) = game.0.as_mut() {
-                super::hud::battle_action(action, session, screen);
-            }
-        }
-    }
-}
-
-fn choose(
-    session: &mut Session,
-    content: &Content,
-    offer: Option<usize>,
-    replace: Option<usize>,
-    setup: &mut RunSetup,
-    next: &mut NextState<Screen>,
-) {
-    setup.offer = None;
-    if let Err(e) = session.run.choose_reward(offer, replace) {
-        session.notify(e.to_string());
-        return;
-    }
-    match session.next_level(&content.db) {
-        Ok(()) => next.set(Screen::Battle),
-        Err(e) => {
-            setup.error = Some(format!("the next level cannot start: {e}"));
-            next.set(Screen::Menu);
-        }
-    }
-}
-
-fn press(
-    buttons: Query<(&Interaction, &Action), Changed<Interaction>>,
-    content: Res<Content>,
-    mut setup: ResMut<RunSetup>,
-    mut game: NonSendMut<Game>,
-    screen: Res<State<Screen>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    for (interaction, action) in &buttons {
-        if *interaction == Interaction::Pressed {
-            act(
-                action,
-                &content,
-                &mut setup,
-                &mut game,
-                *screen.get(),
-                &mut next,
-                &mut exit,
-            );
-        }
-    }
 }

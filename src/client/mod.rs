@@ -1,27 +1,38 @@
 //! The game client: a Bevy host over the core. It reads the battle's state and submits
 //! [`PlayerCommand`](crate::battle::PlayerCommand)s; it never changes the battle any other way.
 //!
-//! One plugin per concern: screens and menus ([`menu`]), the running level and its clock
+//! One plugin per concern: the shared UI pieces ([`ui`]), every button's and key's action
+//! ([`actions`]), the screens around the battle ([`menu`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
 //! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
 //! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]) and the
-//! scripted scene the render test drives ([`scene`]).
+//! scripted scene the render test drives ([`scene`]). Each frame runs [`ClientSet::Input`],
+//! then [`ClientSet::Simulate`], then [`ClientSet::Present`].
 //! `docs/client.md` lists the controls.
 
 // Bevy systems receive what they work on as parameters, so long parameter lists and nested query
 // types are the norm here.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
+pub mod actions;
 pub mod camera;
+pub mod cards;
+pub mod highlight;
+pub mod hp;
 pub mod hud;
 pub mod menu;
+pub mod overlay;
 pub mod placing;
 pub mod reload;
 pub mod rich;
+pub mod saving;
 pub mod scene;
 pub mod session;
 pub mod terrain;
+pub mod tutorial;
+pub mod ui;
 pub mod units;
+pub mod wave_preview;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -45,6 +56,10 @@ pub struct ClientOptions {
     pub watch: Vec<PathBuf>,
     /// Play the scripted scene of the render test and save its screenshots into this folder.
     pub scene: Option<PathBuf>,
+    /// Where the run in progress is saved; `None` saves nothing.
+    pub save_file: Option<PathBuf>,
+    /// Where what the game remembers of the player is kept (whether the tutorial was offered).
+    pub profile_file: Option<PathBuf>,
 }
 
 /// The screens of the game.
@@ -59,6 +74,18 @@ pub enum Screen {
     Battle,
     /// Choosing a blueprint after a won level.
     Reward,
+}
+
+/// The order of a frame: what the player did, then the battle's clock and hot reload, then
+/// everything drawn from the result.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClientSet {
+    /// Keys, buttons, the cursor and the camera's steering.
+    Input,
+    /// Ticks of the battle; reloaded content applied.
+    Simulate,
+    /// The world, units, HUD and panels drawn from the battle as it is now.
+    Present,
 }
 
 /// The loaded content, shared by every screen.
@@ -117,17 +144,36 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         reload: options.reload,
     })
     .init_state::<Screen>()
+    .configure_sets(
+        Update,
+        (ClientSet::Input, ClientSet::Simulate, ClientSet::Present).chain(),
+    )
     .add_plugins((
+        ui::UiPlugin,
+        rich::IconsPlugin,
+        actions::ActionsPlugin,
         menu::MenuPlugin,
         session::SessionPlugin,
         terrain::TerrainPlugin,
         camera::CameraPlugin,
         units::UnitsPlugin,
+        hp::HpPlugin,
         hud::HudPlugin,
         placing::PlacingPlugin,
+    ))
+    .add_plugins((
+        overlay::OverlayPlugin,
+        highlight::HighlightPlugin,
+        wave_preview::WavePreviewPlugin,
         reload::ReloadPlugin {
             folders: options.watch,
         },
+        saving::SavingPlugin {
+            file: options.save_file,
+            profile: options.profile_file,
+        },
+        tutorial::TutorialPlugin,
+        cards::CardsPlugin,
     ));
     if let Some(dir) = options.scene {
         app.add_plugins(scene::ScenePlugin { dir });
@@ -153,15 +199,6 @@ pub enum ClientError {
     /// The game ended with an error code (the scripted scene did not play as written).
     #[error("the game ended with error code {0}")]
     Failed(u8),
-}
-
-/// Plain text in the game's UI style.
-pub fn label(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
-    (
-        Text::new(text),
-        TextFont::from_font_size(size),
-        TextColor(color),
-    )
 }
 
 /// Converts a battle point (east `x`, north `y`, height `h`) to Bevy's space (Y up, north −Z).

@@ -6,18 +6,18 @@
 //! Tab and Ctrl+Tab change a tower's targeting priority. The info panel shows the selected (or
 //! hovered) thing's name and description.
 
-use bevy::asset::RenderAssetUsages;
-use bevy::mesh::PrimitiveTopology;
+use bevy::picking::hover::HoverMap;
+use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
-use super::menu::{Action, button};
-use super::rich::{self, Piece, Shown};
-use super::session::{Game, Session};
-use super::{Screen, label, to_bevy};
-use crate::battle::preview::{RangeMap, RangeOf};
-use crate::battle::{EntityId, EntityKind, PlayerCommand, Position};
-use crate::content::{BlueprintId, BlueprintKind, Placement};
-use crate::worldgen::{LEVEL_HEIGHT, Pos};
+use super::actions::place_at_cursor;
+use super::rich::{self, Icons, Piece, Shown, plain};
+use super::session::{Game, Session, Thing};
+use super::ui::{Action, button, label};
+use super::{ClientSet, Screen, to_bevy};
+use crate::battle::{EntityKind, Position};
+use crate::content::{BlueprintId, Placement};
+use crate::worldgen::LEVEL_HEIGHT;
 
 /// Hovering, selecting and placing.
 pub struct PlacingPlugin;
@@ -28,31 +28,19 @@ impl Plugin for PlacingPlugin {
             .add_systems(OnEnter(Screen::Battle), spawn_panel)
             .add_systems(
                 Update,
-                (aim, keys, click, preview, info)
+                (aim, click)
                     .chain()
+                    .in_set(ClientSet::Input)
+                    .run_if(in_state(Screen::Battle)),
+            )
+            .add_systems(
+                Update,
+                (preview, info)
+                    .chain()
+                    .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::Battle)),
             );
     }
-}
-
-/// What the player has selected.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Selection {
-    /// The blueprint about to be placed.
-    pub blueprint: Option<BlueprintId>,
-    /// Its quarter turns.
-    pub rotation: u8,
-    /// A tile or an entity of the world.
-    pub thing: Option<Thing>,
-}
-
-/// Something in the world that can be hovered or selected.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Thing {
-    /// A tile.
-    Tile(Pos),
-    /// A building, attacker or ability.
-    Entity(EntityId),
 }
 
 /// Where the cursor points in the world.
@@ -72,12 +60,6 @@ pub struct Cursor {
 #[derive(Component)]
 struct Ghost;
 
-#[derive(Component)]
-struct RangeDrawing {
-    /// What the drawn range is of, to draw it again only when that changes.
-    of: Option<(RangeOf, Pos)>,
-}
-
 /// The info panel and its two texts.
 #[derive(Component)]
 struct InfoPanel;
@@ -91,7 +73,13 @@ pub struct DeleteButton;
 enum InfoText {
     Title,
     Body,
+    /// The selected tower's targeting priority, between its arrows.
+    Priority,
 }
+
+/// The row with a selected tower's targeting priority and the arrows that change it.
+#[derive(Component)]
+struct PriorityRow;
 
 fn spawn_panel(
     mut commands: Commands,
@@ -120,10 +108,20 @@ fn spawn_panel(
                 InfoText::Title,
                 label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
             ));
+            c.spawn((InfoText::Body, Shown::default(), rich::column()));
             c.spawn((
-                InfoText::Body,
-                Shown::default(),
-                label("", BODY_SIZE, rich::BODY),
+                PriorityRow,
+                Node {
+                    display: Display::None,
+                    align_items: AlignItems::Center,
+                    column_gap: Val::Px(6.0),
+                    ..default()
+                },
+                children![
+                    button("<", Action::Priority(-1)),
+                    (InfoText::Priority, label("", 16.0, Color::WHITE)),
+                    button(">", Action::Priority(1)),
+                ],
             ));
             c.spawn((
                 DeleteButton,
@@ -134,34 +132,20 @@ fn spawn_panel(
                 children![button("Delete", Action::Delete)],
             ));
         });
-    // The ghost and the range are see-through, unlit overlays, hidden until needed.
-    let mut overlay = |mesh: Mesh, color: Color| {
-        (
-            Mesh3d(meshes.add(mesh)),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color: color,
-                alpha_mode: AlphaMode::Blend,
-                unlit: true,
-                ..default()
-            })),
-            Transform::default(),
-            Visibility::Hidden,
-            DespawnOnExit(Screen::Battle),
-        )
-    };
-    let ghost = overlay(
-        Cuboid::new(0.8, 0.5, 0.8).into(),
-        Color::srgba(0.3, 0.5, 1.0, 0.5),
-    );
-    let range = overlay(
-        Mesh::new(
-            PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
-        ),
-        Color::srgba(0.4, 0.8, 1.0, 0.3),
+    // The ghost is a see-through, unlit box, hidden until a blueprint is being placed.
+    let ghost = (
+        Mesh3d(meshes.add(Cuboid::new(0.8, 0.5, 0.8))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgba(0.3, 0.5, 1.0, 0.5),
+            alpha_mode: AlphaMode::Blend,
+            unlit: true,
+            ..default()
+        })),
+        Transform::default(),
+        Visibility::Hidden,
+        DespawnOnExit(Screen::Battle),
     );
     commands.spawn((Ghost, ghost));
-    commands.spawn((RangeDrawing { of: None }, range));
 }
 
 /// Finds where the cursor's ray meets the ground, and what stands there.
@@ -170,12 +154,22 @@ fn aim(
     game: NonSend<Game>,
     windows: Query<&Window>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    buttons: Query<&Interaction, With<Button>>,
+    hovered: Res<HoverMap>,
+    nodes: Query<(), With<Node>>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    cursor.over_ui = buttons.iter().any(|i| *i != Interaction::None);
+    // Over any part of the HUD that blocks the cursor (bars, panels, buttons), the world is
+    // out of reach: a click there is the HUD's alone.
+    cursor.over_ui = hovered
+        .get(&PointerId::Mouse)
+        .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
+    if cursor.over_ui && !cursor.scripted {
+        cursor.point = None;
+        cursor.hovered = None;
+        return;
+    }
     if !cursor.scripted {
         cursor.point = None;
         let (Some(field), Ok((camera, eye))) = (session.battle.field(), cameras.single()) else {
@@ -255,85 +249,14 @@ fn thing_at(session: &Session, x: f64, y: f64) -> Option<Thing> {
     })
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
-    let Some(session) = game.0.as_mut() else {
-        return;
-    };
-    if keys.just_pressed(KeyCode::Escape) {
-        let s = &mut session.selection;
-        if s.blueprint.is_some() || s.thing.is_some() {
-            s.blueprint = None;
-            s.thing = None;
-        } else if session.settings_open {
-            session.settings_open = false;
-            session.paused = false;
-        } else {
-            session.settings_open = true;
-            session.paused = true;
-        }
-    }
-    if keys.just_pressed(KeyCode::KeyR) {
-        session.selection.rotation = (session.selection.rotation + 1) % 4;
-    }
-    let Some(Thing::Entity(id)) = session.selection.thing else {
-        return;
-    };
-    if keys.just_pressed(KeyCode::Delete) {
-        remove_selected(session);
-    }
-    if keys.just_pressed(KeyCode::Tab) {
-        let back = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-        if let Some(priority) = session
-            .battle
-            .entity(id)
-            .and_then(|e| e.tower.as_ref())
-            .map(|t| t.priority.cycle(if back { -1 } else { 1 }))
-        {
-            session.submit(PlayerCommand::SetPriority {
-                entity: id,
-                priority,
-            });
-        }
-    }
-}
-
 /// Where a blueprint would go for a cursor at `(x, y)`: the tile's centre for buildings.
-fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Position {
+pub fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Position {
     match session.battle.content().blueprint(blueprint).placement() {
         Placement::Tile { .. } => Position {
             x: x.round(),
             y: y.round(),
         },
         _ => Position { x, y },
-    }
-}
-
-/// Removes the selected building (the Delete key or button).
-pub fn remove_selected(session: &mut Session) {
-    if let Some(Thing::Entity(id)) = session.selection.thing.take() {
-        session.submit(PlayerCommand::Remove { entity: id });
-    }
-}
-
-/// Places the selected blueprint at the cursor; refused placements say why.
-pub fn place_at_cursor(session: &mut Session, cursor: &Cursor) {
-    let (Some(blueprint), Some(point)) = (session.selection.blueprint, cursor.point) else {
-        return;
-    };
-    let at = spot(session, blueprint, point);
-    let bp = session.battle.content().blueprint(blueprint).clone();
-    match session.battle.check_place(&bp.id, at) {
-        Ok(()) => {
-            session.submit(PlayerCommand::Place {
-                blueprint: bp.id.clone(),
-                position: at,
-                rotation: session.selection.rotation,
-            });
-            if bp.kind != BlueprintKind::Ability {
-                session.selection.blueprint = None;
-            }
-        }
-        Err(reason) => session.notify(reason),
     }
 }
 
@@ -368,8 +291,8 @@ fn click(
     }
 }
 
-/// Moves the ghost to the cursor, tints it by whether the placement would work, shows why not,
-/// and draws the range of what is being placed or the selected tower.
+/// Moves the ghost to the cursor, tints it by whether the placement would work, and shows why
+/// not (the range is drawn on the ground: `overlay.rs`).
 fn preview(
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
@@ -379,11 +302,9 @@ fn preview(
             &mut Visibility,
             &MeshMaterial3d<StandardMaterial>,
         ),
-        (With<Ghost>, Without<RangeDrawing>),
+        With<Ghost>,
     >,
-    mut ranges: Query<(&mut RangeDrawing, &Mesh3d, &mut Visibility), Without<Ghost>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut meshes: ResMut<Assets<Mesh>>,
     mut reason: Local<Option<String>>,
 ) {
     let Some(session) = game.0.as_mut() else {
@@ -396,116 +317,51 @@ fn preview(
         (Some(b), Some(point)) => Some((b, spot(session, b, point))),
         _ => None,
     };
-    let mut range_of = None;
-    match planned {
-        Some((blueprint, at)) => {
-            let id = session.battle.content().blueprint(blueprint).id.clone();
-            let check = session.battle.check_place(&id, at);
-            let ground = session.battle.field().map_or(0.0, |f| f.ground(at.x, at.y));
-            t.translation = to_bevy(at.x, at.y, ground + 0.25);
-            t.rotation = Quat::from_rotation_y(
-                -f32::from(session.selection.rotation) * std::f32::consts::FRAC_PI_2,
-            );
-            *visible = Visibility::Visible;
-            if let Some(mut m) = materials.get_mut(&material.0) {
-                m.base_color = if check.is_ok() {
-                    Color::srgba(0.3, 0.5, 1.0, 0.55)
-                } else {
-                    Color::srgba(1.0, 0.25, 0.2, 0.55)
-                };
-            }
-            let why = check.err();
-            if why != *reason {
-                if let Some(why) = &why {
-                    session.notify(format!("Cannot place here: {why}"));
-                }
-                *reason = why;
-            }
-            let tile = Pos::new(at.x.round() as i32, at.y.round() as i32);
-            range_of = Some((
-                RangeOf::Planned {
-                    blueprint,
-                    position: at,
-                    rotation: session.selection.rotation,
-                },
-                tile,
-            ));
-        }
-        None => {
-            *visible = Visibility::Hidden;
-            *reason = None;
-            if let Some(Thing::Entity(id)) = session.selection.thing
-                && let Some(e) = session.battle.entity(id)
-                && e.kind.blueprint().is_some()
-            {
-                range_of = Some((RangeOf::Placed(id), e.tile.unwrap_or(Pos::new(0, 0))));
-            }
-        }
-    }
-    let Ok((mut drawing, mesh, mut range_visible)) = ranges.single_mut() else {
+    let Some((blueprint, at)) = planned else {
+        *visible = Visibility::Hidden;
+        *reason = None;
         return;
     };
-    if drawing.of != range_of {
-        drawing.of = range_of;
-        let map = range_of.and_then(|(of, _)| session.battle.range_map(of, 2));
-        if let (Some(map), Some(field), Some(mut m)) =
-            (map, session.battle.field(), meshes.get_mut(&mesh.0))
-        {
-            *m = range_mesh(&map, |x, y| field.ground(x, y));
-        }
+    let id = session.battle.content().blueprint(blueprint).id.clone();
+    let check = session.battle.check_place(&id, at);
+    let ground = session.battle.field().map_or(0.0, |f| f.ground(at.x, at.y));
+    t.translation = to_bevy(at.x, at.y, ground + 0.25);
+    t.rotation =
+        Quat::from_rotation_y(-f32::from(session.selection.rotation) * std::f32::consts::FRAC_PI_2);
+    *visible = Visibility::Visible;
+    if let Some(mut m) = materials.get_mut(&material.0) {
+        m.base_color = if check.is_ok() {
+            Color::srgba(0.3, 0.5, 1.0, 0.55)
+        } else {
+            Color::srgba(1.0, 0.25, 0.2, 0.55)
+        };
     }
-    *range_visible = if drawing.of.is_some() {
-        Visibility::Visible
-    } else {
-        Visibility::Hidden
-    };
-}
-
-/// Squares lying on the ground wherever the range map says something can be hit.
-fn range_mesh(map: &RangeMap, ground: impl Fn(f64, f64) -> f64) -> Mesh {
-    let mut positions: Vec<[f32; 3]> = Vec::new();
-    let h = map.step / 2.0 * 0.9;
-    for row in 0..map.rows {
-        for column in 0..map.columns {
-            if map.cell(column, row) == 0 {
-                continue;
-            }
-            let (x, y) = map.center(column, row);
-            let z = ground(x, y) + 0.06;
-            let corners = [(-h, -h), (h, -h), (h, h), (-h, h)];
-            let p: Vec<[f32; 3]> = corners
-                .iter()
-                .map(|(dx, dy)| to_bevy(x + dx, y + dy, z).to_array())
-                .collect();
-            positions.extend([p[0], p[1], p[2], p[0], p[2], p[3]]);
+    let why = check.err();
+    if why != *reason {
+        if let Some(why) = &why {
+            session.notify(format!("Cannot place here: {why}"));
         }
+        *reason = why;
     }
-    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
 }
 
 /// The info panel's body text size.
 const BODY_SIZE: f32 = 14.0;
-
-/// Body text without colours of its own.
-fn plain(text: impl Into<String>) -> Piece {
-    (text.into(), rich::BODY)
-}
 
 /// Fills the info panel from the selection, or from what is hovered (then half transparent).
 fn info(
     mut commands: Commands,
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
-    mut panels: Query<(&mut Node, &mut BackgroundColor), (With<InfoPanel>, Without<DeleteButton>)>,
-    mut delete: Query<&mut Node, With<DeleteButton>>,
+    mut panels: Query<
+        (&mut Node, &mut BackgroundColor),
+        (With<InfoPanel>, Without<DeleteButton>, Without<PriorityRow>),
+    >,
+    mut delete: Query<&mut Node, (With<DeleteButton>, Without<PriorityRow>)>,
+    mut priority_rows: Query<&mut Node, (With<PriorityRow>, Without<DeleteButton>)>,
     mut titles: Query<(&InfoText, &mut Text)>,
     mut bodies: Query<(Entity, &mut Shown)>,
+    icons: Res<Icons>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
@@ -526,10 +382,31 @@ fn info(
             node.display = display;
         }
     }
+    // A selected tower's targeting priority, with arrows to change it (not while hovering:
+    // a hovered thing's panel has no buttons).
+    let priority = match selected {
+        Some(Thing::Entity(id)) if session.selection.blueprint.is_none() => session
+            .battle
+            .entity(id)
+            .and_then(|e| e.tower.as_ref())
+            .map(|t| format!("Targets: {}", t.priority.name())),
+        _ => None,
+    };
+    for mut node in &mut priority_rows {
+        let display = if priority.is_some() {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
     let shown = match (session.selection.blueprint, selected, cursor.hovered) {
         (Some(b), _, _) => Some(describe_blueprint(session, b)),
         (None, Some(thing), _) => describe(session, thing),
-        (None, None, Some(thing @ Thing::Entity(_))) => describe(session, thing),
+        // What the cursor is on, a tile too, in a see-through panel.
+        (None, None, Some(thing)) => describe(session, thing),
         _ => None,
     };
     let Some((title, body)) = shown else {
@@ -540,12 +417,24 @@ fn info(
     let solid = session.selection.blueprint.is_some() || selected.is_some();
     bg.0 = Color::srgba(0.06, 0.07, 0.1, if solid { 0.9 } else { 0.55 });
     for (kind, mut text) in &mut titles {
-        if *kind == InfoText::Title && text.0 != title {
-            text.0 = title.clone();
+        let wanted = match kind {
+            InfoText::Title => &title,
+            InfoText::Priority => priority.as_ref().unwrap_or(&title),
+            InfoText::Body => continue,
+        };
+        if text.0 != *wanted {
+            text.0 = wanted.clone();
         }
     }
     for (entity, mut shown) in &mut bodies {
-        rich::show(&mut commands, entity, &mut shown, body.clone(), BODY_SIZE);
+        rich::show(
+            &mut commands,
+            entity,
+            &mut shown,
+            body.clone(),
+            BODY_SIZE,
+            &icons,
+        );
     }
 }
 
@@ -553,6 +442,17 @@ fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Pie
     let bp = session.battle.content().blueprint(b).clone();
     let view = session.battle.describe_blueprint(b, None);
     let mut body = rich::pieces(&view.text);
+    let waiting = session.battle.cooldown_left(b);
+    if waiting > 0 {
+        body.push(Piece::Break(true));
+        body.push(Piece::Text(
+            format!(
+                "Ready in {waiting} wave{}.",
+                if waiting == 1 { "" } else { "s" }
+            ),
+            rich::ADDED,
+        ));
+    }
     if matches!(
         bp.placement(),
         Placement::Tile {
@@ -560,7 +460,7 @@ fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Pie
             ..
         } | Placement::Surface { rotatable: true }
     ) {
-        body.push(plain("\n\nR turns it."));
+        body.extend([Piece::Break(true), plain("R turns it.")]);
     }
     (bp.name, body)
 }
@@ -583,10 +483,14 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
             if world.network.distance[world.grid.index(p)].is_some() {
                 lines.push("Attackers walk here".into());
             }
-            Some((
-                format!("Tile {}, {}", p.x, p.y),
-                vec![plain(lines.join("\n"))],
-            ))
+            let mut body = Vec::new();
+            for (i, line) in lines.into_iter().enumerate() {
+                if i > 0 {
+                    body.push(Piece::Break(false));
+                }
+                body.push(plain(line));
+            }
+            Some((format!("Tile {}, {}", p.x, p.y), body))
         }
         Thing::Entity(id) => {
             let e = session.battle.entity(id)?.clone();
@@ -600,14 +504,35 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                     let name = session.battle.content().blueprint(b).name.clone();
                     let text = session.battle.describe_blueprint(b, Some(id)).text;
                     let mut body = rich::pieces(&text);
-                    if let Some(tower) = &e.tower {
-                        body.push(plain(format!(
-                            "\n\nTargets: {} (Tab / Ctrl+Tab to change)",
-                            tower.priority.name()
-                        )));
+                    let deeds = session.stats.get(&id).copied().unwrap_or_default();
+                    let mut done = Vec::new();
+                    if e.damage_dealt > 0.0 || e.tower.is_some() {
+                        done.push(format!(
+                            "dealt {:.0} damage, {} kill{}",
+                            e.damage_dealt,
+                            deeds.kills,
+                            if deeds.kills == 1 { "" } else { "s" }
+                        ));
+                    }
+                    for (amount, what) in deeds.produced.iter().zip(["fuel", "materials", "energy"])
+                    {
+                        if *amount > 0.0 {
+                            done.push(format!("produced {amount:.0} {what}"));
+                        }
+                    }
+                    if !done.is_empty() {
+                        body.push(Piece::Break(true));
+                        body.push(plain(format!("This level: {}.", done.join(", "))));
+                    }
+                    if e.tower.is_some() {
+                        body.push(Piece::Break(false));
+                        body.push(plain(
+                            "Tab / Ctrl+Tab or the arrows change whom it targets.",
+                        ));
                     }
                     if session.battle.removable(id).is_ok() {
-                        body.push(plain("\nDelete removes it (no refund)."));
+                        body.push(Piece::Break(false));
+                        body.push(plain("Delete removes it (no refund)."));
                     }
                     Some((name, body))
                 }

@@ -1,10 +1,12 @@
-//! Hot reload while playing: saving a file of a loaded mod loads the mods again. A changed
-//! terrain type regenerates the level's world with the same seed under the same paths
-//! ([`regenerate_terrain`]); changed blueprints, attackers and scripts continue the battle with
-//! the new content ([`Battle::reload_content`](crate::battle::Battle::reload_content)). Both wait
-//! for the build phase, so no wave is interrupted, and buildings that no longer fit are refunded
-//! with a notice. A file with errors shows its diagnostics in an overlay and the game keeps what
-//! it had.
+//! Hot reload while playing: saving a file of a loaded mod loads the mods again. A terrain type
+//! whose colours or name changed redraws the world as it is; any other change to it makes the
+//! level's world again from the level's own seeds, so undoing the edit gives back the very same
+//! world, or — when the new terrain type would move the paths — new terrain under the same
+//! paths (`level::WorldSetup::regenerate`). Changed blueprints, attackers and scripts continue
+//! the battle with the new content
+//! ([`Battle::reload_content`](crate::battle::Battle::reload_content)). Both wait for the build
+//! phase, so no wave is interrupted, and buildings that no longer fit are refunded with a
+//! notice. A file with errors shows its diagnostics in an overlay and the game keeps what it had.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -12,15 +14,12 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 
 use super::session::Game;
-use super::{Content, Screen, label};
+use super::ui::label;
+use super::{ClientSet, Content, Screen};
 use crate::battle::Phase;
 use crate::battle::reload::Refund;
 use crate::content::ContentDb;
 use crate::modding::watch::FileWatcher;
-use crate::worldgen::regenerate_terrain;
-
-/// How many tries the terrain gets to fit under the old paths.
-const ATTEMPTS: u32 = 16;
 
 /// Watches the mod folders and applies changes.
 pub struct ReloadPlugin {
@@ -42,6 +41,8 @@ impl Plugin for ReloadPlugin {
                     watcher: Mutex::new(watcher),
                     pending: None,
                     problems: String::new(),
+                    noticed: None,
+                    last_applied_ms: None,
                 });
             }
             Err(e) => warn!("hot reload is off: cannot watch the mod folders: {e}"),
@@ -49,8 +50,10 @@ impl Plugin for ReloadPlugin {
         app.add_systems(OnEnter(Screen::Battle), spawn_overlay)
             .add_systems(
                 Update,
-                (watch, apply, show)
-                    .chain()
+                (
+                    (watch, apply).chain().in_set(ClientSet::Simulate),
+                    show.in_set(ClientSet::Present),
+                )
                     .run_if(in_state(Screen::Battle).and_then(resource_exists::<Watch>)),
             );
     }
@@ -65,6 +68,10 @@ pub struct Watch {
     pending: Option<(Arc<ContentDb>, bool)>,
     /// The diagnostics of the last reload that had errors (empty when it was fine).
     pub problems: String,
+    /// When the waiting change was noticed.
+    noticed: Option<std::time::Instant>,
+    /// How long the last change took from being noticed to being applied, in milliseconds.
+    pub last_applied_ms: Option<f64>,
 }
 
 /// The overlay with reload diagnostics.
@@ -138,6 +145,7 @@ fn watch(mut watch: ResMut<Watch>, content: Res<Content>, mut game: NonSendMut<G
     };
     if terrain || other {
         watch.pending = Some((Arc::new(db), terrain));
+        watch.noticed.get_or_insert_with(std::time::Instant::now);
         if session.battle.phase() == Phase::Wave {
             session.notify("Mod files changed: the changes apply when this wave ends");
         }
@@ -156,6 +164,10 @@ fn apply(mut watch: ResMut<Watch>, mut content: ResMut<Content>, mut game: NonSe
         return;
     };
     let mut refunds: Vec<Refund> = Vec::new();
+    let old_terrain = session
+        .battle
+        .field()
+        .and_then(|f| content.db.terrain(&f.world().terrain).cloned());
     match session.battle.reload_content(db.clone()) {
         Ok(r) => refunds.extend(r),
         Err(e) => {
@@ -165,8 +177,10 @@ fn apply(mut watch: ResMut<Watch>, mut content: ResMut<Content>, mut game: NonSe
     }
     content.db = db.clone();
     if terrain && let Some(world) = session.battle.field().map(|f| f.world().clone()) {
-        match db.terrain(&world.terrain) {
-            Some(t) => match regenerate_terrain(&world, t, ATTEMPTS) {
+        match (db.terrain(&world.terrain), old_terrain) {
+            // Only colours or the name changed: the same world, drawn again in its new colours.
+            (Some(new), Some(old)) if new.same_worlds(&old) => {}
+            (Some(_), _) => match session.plan.setup.world.regenerate(&db, &world) {
                 Ok(new) => match session.battle.replace_world(Arc::new(new)) {
                     Ok(r) => refunds.extend(r),
                     Err(e) => session.notify(format!("The new terrain could not be used: {e}")),
@@ -178,8 +192,13 @@ fn apply(mut watch: ResMut<Watch>, mut content: ResMut<Content>, mut game: NonSe
                     );
                 }
             },
-            None => session.notify("The level's terrain type is no longer loaded"),
+            (None, _) => session.notify("The level's terrain type is no longer loaded"),
         }
+    }
+    if let Some(at) = watch.noticed.take() {
+        let ms = at.elapsed().as_secs_f64() * 1000.0;
+        info!("hot reload: applied {ms:.0} ms after the change was noticed");
+        watch.last_applied_ms = Some(ms);
     }
     session.notify("Mod changes applied");
     for r in refunds {

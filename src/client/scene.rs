@@ -1,30 +1,40 @@
-//! The scripted scene the render test plays (`rampart play --scene DIR`): a whole first level
-//! the way a new player meets it. From the main menu it starts a run with a fixed seed, places
-//! towers where they cover the most path (after showing a refused placement), runs the first
-//! wave at 2× with a pause in it, deletes a building, edits the level's terrain file (the world
-//! changes while the run goes on), saves a broken one (its error shows, the world stays), throws
-//! an ability into the second wave, and then lets the autopilot play the level to its end and
-//! the reward screen.
+//! The scripted scene the render test plays (`rampart play --scene DIR`): the game the way a new
+//! player meets it. The first start offers the tutorial; the scene walks its first steps, leaves
+//! it and sees the menu offer to continue. Then it starts a run with a fixed seed, places towers
+//! where they cover the most path (after showing a refused placement), runs the first wave at 2×
+//! with a pause in which it selects a tower (its range on the ground, the attackers it can hit
+//! highlighted), deletes a building, goes back to the menu and continues the saved run (the
+//! battle must come back exactly), edits the level's terrain file (the world is drawn in the new
+//! colours while the run goes on), saves a broken one (its error shows, the world stays), throws
+//! an ability into the second wave, sees a test mod's script error reach the player, and lets
+//! the autopilot play the level to its end and the reward cards.
 //!
-//! It acts through the same functions as the mouse and keyboard (starting a run, selecting a
-//! blueprint, pointing at a tile, placing, Delete, the HUD's buttons), so the real client is
-//! what gets drawn. A screenshot of each step goes into DIR, and what each step saw, with the
+//! It acts through the same actions as the mouse and keyboard (buttons' and keys' [`Action`]s,
+//! selecting a blueprint, pointing at a tile, placing), so the real client is what gets drawn. A screenshot of each step goes into DIR, and what each step saw, with the
 //! HUD's texts, into `DIR/hud.txt`. The game's mods are a copy in `DIR/mods` (see
 //! `rampart play --help`), so the terrain file it edits is that copy's.
 
 use std::path::PathBuf;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::ui::UiGlobalTransform;
+use bevy::window::PrimaryWindow;
 
-use super::hud::{HudText, TopBar, battle_action, shown_blueprints};
-use super::menu::{Action, start_run};
-use super::placing::{Cursor, DeleteButton, Thing, place_at_cursor};
+use super::actions::{Act, battle_action, place_at_cursor, start_run};
+use super::camera::Rig;
+use super::highlight::{Mark, marks};
+use super::hud::{HudText, TopBar};
+use super::placing::{Cursor, DeleteButton};
 use super::reload::Watch;
-use super::session::{Game, Session, finish_level};
+use super::session::{Game, Session, Thing, shown_blueprints};
+use super::tutorial::Guide;
+use super::ui::Action;
 use super::{Content, Screen};
 use crate::autopilot::Autopilot;
-use crate::battle::Phase;
+use crate::battle::preview::RangeOf;
+use crate::battle::{EntityId, Phase};
 use crate::content::BlueprintKind;
 use crate::run::RunConfig;
 use crate::worldgen::Pos;
@@ -53,10 +63,12 @@ impl Plugin for ScenePlugin {
             seen: Vec::new(),
             mark: 0,
             materials: 0.0,
+            hash: 0,
+            saved_at: None,
             terrain: None,
             pilot: Autopilot::new(),
         })
-        .add_systems(Update, play);
+        .add_systems(Update, play.in_set(super::ClientSet::Input));
     }
 }
 
@@ -74,6 +86,10 @@ struct Script {
     mark: u64,
     /// The materials before a deletion.
     materials: f64,
+    /// The state hash when the run was left.
+    hash: u64,
+    /// When the terrain file was saved.
+    saved_at: Option<std::time::Instant>,
     /// The level's terrain file and what it said before the scene edited it.
     terrain: Option<(PathBuf, String)>,
     /// Plays the rest of the level.
@@ -97,11 +113,11 @@ impl Script {
 
 /// The tiles where a tower of the first tower blueprint covers the most path, best first.
 fn best_tiles(session: &mut Session) -> Result<(String, Vec<Pos>), String> {
-    let battle = &mut session.battle;
-    let tower = shown_blueprints(battle)
+    let tower = shown_blueprints(session)
         .into_iter()
-        .find(|&b| battle.content().blueprint(b).kind == BlueprintKind::Tower)
+        .find(|&b| session.battle.content().blueprint(b).kind == BlueprintKind::Tower)
         .ok_or("the collection has no tower")?;
+    let battle = &mut session.battle;
     let id = battle.content().blueprint(tower).id.clone();
     let mut scored: Vec<(f64, Pos)> = battle
         .valid_tiles(&id)
@@ -169,6 +185,38 @@ fn fail(script: &Script, exit: &mut MessageWriter<AppExit>, why: &str) {
     exit.write(AppExit::error());
 }
 
+/// What the scene looks at and touches besides the session.
+#[derive(SystemParam)]
+struct Stage<'w, 's> {
+    screen: Res<'w, State<Screen>>,
+    next: ResMut<'w, NextState<Screen>>,
+    acts: MessageWriter<'w, Act>,
+    exit: MessageWriter<'w, AppExit>,
+    watch: Option<Res<'w, Watch>>,
+    guide: Res<'w, Guide>,
+    texts: Query<'w, 's, (&'static HudText, &'static Text)>,
+    bars: Query<'w, 's, (), With<TopBar>>,
+    buttons: Query<'w, 's, (Entity, &'static Action)>,
+    delete: Query<'w, 's, &'static Node, With<DeleteButton>>,
+    nodes: Query<'w, 's, (&'static ComputedNode, &'static UiGlobalTransform)>,
+    window: Query<'w, 's, &'static mut Window, With<PrimaryWindow>>,
+    rigs: Query<'w, 's, &'static mut Rig>,
+}
+
+impl Stage<'_, '_> {
+    fn act(&mut self, action: Action) {
+        self.acts.write(Act(action));
+    }
+
+    fn has_button(&self, action: &Action) -> bool {
+        self.buttons.iter().any(|(_, a)| a == action)
+    }
+
+    fn step(&self) -> Option<usize> {
+        self.guide.0.as_ref().map(|p| p.index)
+    }
+}
+
 fn play(
     mut commands: Commands,
     mut script: ResMut<Script>,
@@ -176,57 +224,106 @@ fn play(
     content: Res<Content>,
     mut game: NonSendMut<Game>,
     mut cursor: ResMut<Cursor>,
-    mut next: ResMut<NextState<Screen>>,
-    screen: Res<State<Screen>>,
-    watch: Option<Res<Watch>>,
-    texts: Query<(&HudText, &Text)>,
-    bars: Query<(), With<TopBar>>,
-    buttons: Query<&Action>,
-    delete: Query<&Node, With<DeleteButton>>,
-    mut exit: MessageWriter<AppExit>,
+    mut stage: Stage,
 ) {
     script.waited += time.delta_secs();
     let waited = script.waited;
     if waited > PATIENCE {
         let why = format!("step {} waited {PATIENCE} s for what it needs", script.step);
-        return fail(&script, &mut exit, &why);
+        return fail(&script, &mut stage.exit, &why);
     }
     let step = script.step;
-    // Steps before the run starts and after the level ends have no battle.
-    if (2..=25).contains(&step) && game.0.is_none() {
-        return fail(&script, &mut exit, "the battle is gone");
-    }
+    let screen = *stage.screen.get();
     let mut advance = true;
     match step {
-        0 if waited > 2.0 => script.shoot(&mut commands, "01-menu.png"),
-        1 if waited > 1.0 => {
-            let config = RunConfig {
-                seed: SEED,
-                starting_blueprints: None,
-            };
-            if let Err(e) = start_run(&mut game, &content, config, &mut next) {
-                return fail(&script, &mut exit, &e.to_string());
+        // The first start offers the tutorial.
+        0 if waited > 2.0 => {
+            if !stage.has_button(&Action::TutorialDecline) {
+                return fail(
+                    &script,
+                    &mut stage.exit,
+                    "the first start offers no tutorial",
+                );
+            }
+            script.saw("the first start offers the tutorial".into());
+            script.shoot(&mut commands, "01-menu.png");
+        }
+        1 if waited > 1.0 => stage.act(Action::Tutorial),
+        2 => {
+            advance = screen == Screen::Battle && stage.step() == Some(0) && waited > 4.0;
+            if advance {
+                script.shoot(&mut commands, "02-tutorial.png");
             }
         }
-        2 if waited > 4.0 && *screen.get() == Screen::Battle => {
-            script.shoot(&mut commands, "02-battle.png");
+        3 if waited > 1.0 => stage.act(Action::TutorialNext),
+        // The camera step ends when the camera moves.
+        4 => {
+            advance = stage.step() == Some(1);
+            if advance {
+                for mut rig in &mut stage.rigs {
+                    rig.focus += Vec3::new(1.5, 0.0, -1.0);
+                }
+            }
         }
-        3 if waited > 1.0 => {
+        5 => {
+            advance = stage.step() == Some(2);
+            if advance {
+                stage.act(Action::Blueprint(0));
+            }
+        }
+        6 => {
+            advance = stage.step() == Some(3) && waited > 2.5;
+            if advance {
+                let title = stage
+                    .guide
+                    .0
+                    .as_ref()
+                    .and_then(|p| p.step())
+                    .map_or(String::new(), |s| s.title.clone());
+                script.saw(format!("tutorial walked to step 4: {title}"));
+                script.shoot(&mut commands, "03-tutorial-place.png");
+            }
+        }
+        7 if waited > 1.0 => {
+            stage.act(Action::TutorialLeave);
+            stage.act(Action::ToMenu);
+        }
+        // Leaving saved the tutorial's run: the menu offers to continue it.
+        8 => {
+            advance = screen == Screen::Menu && waited > 1.5;
+            if advance {
+                if !stage.has_button(&Action::Continue) {
+                    return fail(&script, &mut stage.exit, "no Continue after leaving a run");
+                }
+                script.saw("the menu offers Continue after leaving a run".into());
+                let config = RunConfig {
+                    seed: SEED,
+                    starting_blueprints: None,
+                };
+                if let Err(e) = start_run(&mut game, &content, config, &mut stage.next) {
+                    return fail(&script, &mut stage.exit, &e.to_string());
+                }
+            }
+        }
+        9 if waited > 4.0 && screen == Screen::Battle => {
+            script.shoot(&mut commands, "04-battle.png");
+        }
+        10 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let (id, tiles) = match best_tiles(session) {
                 Ok(found) => found,
-                Err(e) => return fail(&script, &mut exit, &e),
+                Err(e) => return fail(&script, &mut stage.exit, &e),
             };
             if tiles.is_empty() {
-                return fail(&script, &mut exit, "no tile takes a tower");
+                return fail(&script, &mut stage.exit, "no tile takes a tower");
             }
             session.selection.blueprint = session.battle.content().blueprint_id(&id);
             cursor.scripted = true;
             cursor.point = Some((f64::from(tiles[0].x), f64::from(tiles[0].y)));
             script.towers = tiles;
         }
-        4 if waited > 1.5 => script.shoot(&mut commands, "03-placing.png"),
-        5 if waited > 1.0 => {
+        11 if waited > 2.5 => script.shoot(&mut commands, "05-placing.png"),
+        12 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let blueprint = session.selection.blueprint;
             for tile in script.towers.clone() {
@@ -242,40 +339,79 @@ fn play(
             session.selection.blueprint = blueprint;
             cursor.point = path_tile.map(|p| (f64::from(p.x), f64::from(p.y)));
         }
-        6 if waited > 1.5 => script.shoot(&mut commands, "04-refused.png"),
+        13 if waited > 1.5 => script.shoot(&mut commands, "06-refused.png"),
         // The first wave, at 2× through the HUD's buttons.
-        7 if waited > 1.0 => {
+        14 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let towers = count_towers(session);
             script.saw(format!("placed towers: {towers}"));
             session.selection.blueprint = None;
             cursor.point = None;
-            battle_action(&Action::StartWave, session, Screen::Battle);
-            battle_action(&Action::Speed, session, Screen::Battle);
+            battle_action(&Action::StartWave, session);
+            battle_action(&Action::Speed, session);
         }
         // Pause in the middle of the wave: the clock must stand still.
-        8 if waited > 4.0 => {
+        15 if waited > 4.0 => {
             let session = game.0.as_mut().expect("checked above");
             if session.battle.phase() != Phase::Wave {
-                return fail(&script, &mut exit, "the first wave did not start");
+                return fail(&script, &mut stage.exit, "the first wave did not start");
             }
-            battle_action(&Action::Pause, session, Screen::Battle);
+            battle_action(&Action::Pause, session);
             script.mark = session.battle.tick();
         }
-        9 if waited > 2.0 => {
+        16 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             let (before, now) = (script.mark, session.battle.tick());
             if before != now {
-                return fail(&script, &mut exit, "the clock ran while paused");
+                return fail(&script, &mut stage.exit, "the clock ran while paused");
             }
             script.saw(format!("paused: the clock stood at tick {now} for 2 s"));
-            battle_action(&Action::Pause, session, Screen::Battle);
+            battle_action(&Action::Pause, session);
         }
-        10 => {
+        // Select the tower that can hit the most attackers as soon as one can, and pause: its
+        // range, the attackers it can hit (yellow) and their HP bars show.
+        17 => {
+            let session = game.0.as_mut().expect("checked above");
+            let best = towers(session)
+                .into_iter()
+                .map(|id| (session.battle.affected(RangeOf::Placed(id)).len(), id))
+                .max();
+            advance = match best {
+                Some((hits, id)) if hits > 0 || session.battle.phase() != Phase::Wave => {
+                    session.selection.thing = Some(Thing::Entity(id));
+                    battle_action(&Action::Pause, session);
+                    true
+                }
+                _ => false,
+            };
+        }
+        18 if waited > 2.0 => {
+            let session = game.0.as_mut().expect("checked above");
+            let marked = marks(session, &cursor);
+            let affected = marked.iter().filter(|(_, m)| *m == Mark::Affected).count();
+            let selected = marked.iter().filter(|(_, m)| *m == Mark::Selected).count();
+            if affected == 0 {
+                return fail(
+                    &script,
+                    &mut stage.exit,
+                    "no attacker was ever in a tower's reach",
+                );
+            }
+            script.saw(format!(
+                "highlights: the selected tower ({selected}) and {affected} attackers it can hit"
+            ));
+            script.shoot(&mut commands, "07-highlights.png");
+        }
+        19 if waited > 0.5 => {
+            let session = game.0.as_mut().expect("checked above");
+            session.selection.thing = None;
+            battle_action(&Action::Pause, session);
+        }
+        20 => {
             let session = game.0.as_mut().expect("checked above");
             advance = session.battle.phase() == Phase::Build;
             if session.battle.phase() == Phase::Lost {
-                return fail(&script, &mut exit, "the first wave was lost");
+                return fail(&script, &mut stage.exit, "the first wave was lost");
             }
             if advance {
                 script.saw(format!("wave 1 over at tick {}", session.battle.tick()));
@@ -283,35 +419,32 @@ fn play(
         }
         // Select a tower and press the info panel's Delete: it goes (the thesis refunds nothing:
         // deleting makes room for other buildings).
-        11 if waited > 1.0 => {
+        21 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
-            let Some(id) = session
-                .battle
-                .entities()
-                .find(|(_, e)| e.tower.is_some())
-                .map(|(id, _)| id)
-            else {
-                return fail(&script, &mut exit, "no tower to delete");
+            let Some(id) = first_tower(session) else {
+                return fail(&script, &mut stage.exit, "no tower to delete");
             };
             script.mark = count_towers(session) as u64;
             script.materials = session.battle.player().materials;
             session.selection.thing = Some(Thing::Entity(id));
         }
         // The info panel offers its Delete button for the selected tower; press it.
-        12 => {
-            advance = delete.iter().any(|node| node.display != Display::None);
+        22 => {
+            advance = stage
+                .delete
+                .iter()
+                .any(|node| node.display != Display::None);
             if advance {
                 script.saw("the info panel offers Delete for the selected tower".into());
-                let session = game.0.as_mut().expect("checked above");
-                battle_action(&Action::Delete, session, Screen::Battle);
+                stage.act(Action::Delete);
             }
         }
         // The removal runs at the next tick.
-        13 if waited > 0.5 => {
+        23 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let (after, refunded) = (count_towers(session), session.battle.player().materials);
             if after as u64 + 1 != script.mark {
-                return fail(&script, &mut exit, "Delete did not remove the tower");
+                return fail(&script, &mut stage.exit, "Delete did not remove the tower");
             }
             let seen = format!(
                 "deleted a tower: towers {} -> {after}, materials {:.0} -> {refunded:.0}",
@@ -319,54 +452,113 @@ fn play(
             );
             script.saw(seen);
         }
-        // Save the level's terrain file with other colours: the world is rebuilt.
-        14 if waited > 1.0 => {
+        // Back to the menu (the run is saved) and Continue: the battle comes back as it was.
+        24 if waited > 1.0 => {
+            let session = game.0.as_mut().expect("checked above");
+            // Paused, so that no tick passes between the mark and the save.
+            session.paused = true;
+            script.mark = session.battle.tick();
+            script.hash = session.battle.state_hash();
+            stage.act(Action::ToMenu);
+        }
+        25 => {
+            advance = screen == Screen::Menu && waited > 1.0;
+            if advance {
+                stage.act(Action::Continue);
+            }
+        }
+        26 => {
+            advance = screen == Screen::Battle && waited > 3.0;
+            if advance {
+                let Some(session) = game.0.as_mut() else {
+                    return fail(&script, &mut stage.exit, "Continue brought no battle back");
+                };
+                let (tick, hash) = (session.battle.tick(), session.battle.state_hash());
+                if (tick, hash) != (script.mark, script.hash) {
+                    let why = format!(
+                        "the continued battle differs: tick {tick} hash {hash:016x}, saved at \
+                         tick {} hash {:016x}",
+                        script.mark, script.hash
+                    );
+                    return fail(&script, &mut stage.exit, &why);
+                }
+                script.saw(format!(
+                    "continued the saved run at tick {tick}: the same state ({hash:016x})"
+                ));
+                script.shoot(&mut commands, "08-continued.png");
+                // A continued run comes back paused.
+                stage.act(Action::Pause);
+            }
+        }
+        // Save the level's terrain file with other colours: the world is drawn again.
+        27 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(world) = session.battle.field().map(|f| f.world().terrain.clone()) else {
-                return fail(&script, &mut exit, "the battle has no world");
+                return fail(&script, &mut stage.exit, "the battle has no world");
             };
             let Some(path) = content.db.terrain_file(&world).map(PathBuf::from) else {
-                return fail(&script, &mut exit, "the level's terrain type has no file");
+                return fail(
+                    &script,
+                    &mut stage.exit,
+                    "the level's terrain type has no file",
+                );
             };
             let source = match std::fs::read_to_string(&path) {
                 Ok(s) => s,
-                Err(e) => return fail(&script, &mut exit, &format!("{}: {e}", path.display())),
+                Err(e) => {
+                    let why = format!("{}: {e}", path.display());
+                    return fail(&script, &mut stage.exit, &why);
+                }
             };
             if let Err(e) = std::fs::write(&path, recoloured(&source)) {
-                return fail(&script, &mut exit, &format!("{}: {e}", path.display()));
+                let why = format!("{}: {e}", path.display());
+                return fail(&script, &mut stage.exit, &why);
             }
+            script.saved_at = Some(std::time::Instant::now());
             script.mark = first_colour(session, &content).map_or(0, rgb_number);
             script.saw(format!("edited {}", path.display()));
             script.terrain = Some((path, source));
         }
-        15 => {
+        28 => {
             let session = game.0.as_mut().expect("checked above");
             let now = first_colour(session, &content).map_or(0, rgb_number);
             advance = now != script.mark;
             if advance {
+                let after = script
+                    .saved_at
+                    .take()
+                    .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
+                let applied = stage
+                    .watch
+                    .as_ref()
+                    .and_then(|w| w.last_applied_ms)
+                    .unwrap_or(0.0);
                 let seen = format!(
-                    "terrain reloaded: first tile colour {:06x} -> {now:06x}",
+                    "terrain reloaded: first tile colour {:06x} -> {now:06x}, {after:.0} ms after \
+                     the save ({applied:.0} ms of it applying)",
                     script.mark
                 );
                 script.saw(seen);
             }
         }
-        16 if waited > 2.0 => script.shoot(&mut commands, "05-reloaded.png"),
+        29 if waited > 2.0 => script.shoot(&mut commands, "09-reloaded.png"),
         // Save a broken terrain file: its error shows and the world stays as it was.
-        17 => {
+        30 => {
             let session = game.0.as_mut().expect("checked above");
             let Some((path, _)) = script.terrain.clone() else {
-                return fail(&script, &mut exit, "the terrain file is unknown");
+                return fail(&script, &mut stage.exit, "the terrain file is unknown");
             };
             let edited = std::fs::read_to_string(&path).unwrap_or_default();
             let broken = edited.replacen("max_height", "max_height_typo", 1);
             if let Err(e) = std::fs::write(&path, broken) {
-                return fail(&script, &mut exit, &format!("{}: {e}", path.display()));
+                let why = format!("{}: {e}", path.display());
+                return fail(&script, &mut stage.exit, &why);
             }
             script.mark = first_colour(session, &content).map_or(0, rgb_number);
         }
-        18 => {
-            let problems = watch
+        31 => {
+            let problems = stage
+                .watch
                 .as_ref()
                 .map(|w| w.problems.clone())
                 .unwrap_or_default();
@@ -375,7 +567,11 @@ fn play(
                 let session = game.0.as_mut().expect("checked above");
                 let now = first_colour(session, &content).map_or(0, rgb_number);
                 if now != script.mark {
-                    return fail(&script, &mut exit, "the broken file changed the world");
+                    return fail(
+                        &script,
+                        &mut stage.exit,
+                        "the broken file changed the world",
+                    );
                 }
                 // The diagnostic's headline (after the overlay's own first line) and the line
                 // that names file, line and column.
@@ -387,30 +583,34 @@ fn play(
                 ));
             }
         }
-        19 if waited > 2.0 => script.shoot(&mut commands, "06-broken.png"),
+        32 if waited > 2.0 => script.shoot(&mut commands, "10-broken.png"),
         // Put the original back; the overlay goes.
-        20 => {
+        33 => {
             if let Some((path, source)) = &script.terrain
                 && let Err(e) = std::fs::write(path, source)
             {
                 let why = format!("{}: {e}", path.display());
-                return fail(&script, &mut exit, &why);
+                return fail(&script, &mut stage.exit, &why);
             }
         }
-        21 => {
-            advance = watch.as_ref().is_none_or(|w| w.problems.is_empty());
+        34 => {
+            advance = stage.watch.as_ref().is_none_or(|w| w.problems.is_empty());
             if advance {
                 script.saw("terrain file restored: the overlay is gone".into());
             }
         }
-        // The second wave, with an ability thrown at the attacker farthest along.
-        22 if waited > 2.0 => {
+        // The second wave at 2× (a continued run comes back at 1×), with an ability thrown at
+        // the attacker farthest along.
+        35 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
-            battle_action(&Action::StartWave, session, Screen::Battle);
+            battle_action(&Action::StartWave, session);
+            if session.speed == 1 {
+                battle_action(&Action::Speed, session);
+            }
         }
-        23 if waited > 5.0 => {
+        36 if waited > 5.0 => {
             let session = game.0.as_mut().expect("checked above");
-            let ability = shown_blueprints(&session.battle)
+            let ability = shown_blueprints(session)
                 .into_iter()
                 .find(|&b| session.battle.content().blueprint(b).kind == BlueprintKind::Ability);
             let target = session
@@ -429,16 +629,20 @@ fn play(
             place_at_cursor(session, &cursor);
         }
         // The command runs at the next tick: the energy is spent, the ability stays selected.
-        24 if waited > 0.5 => {
+        37 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let energy = session.battle.player().energy;
             let Some(ability) = session.selection.blueprint else {
-                return fail(&script, &mut exit, "the ability did not stay selected");
+                return fail(
+                    &script,
+                    &mut stage.exit,
+                    "the ability did not stay selected",
+                );
             };
             if energy.round() as u64 >= script.mark {
                 let why = session.notices.last().map_or("", |n| n.text.as_str());
                 let why = format!("the ability was not used: {why}");
-                return fail(&script, &mut exit, &why);
+                return fail(&script, &mut stage.exit, &why);
             }
             let name = session.battle.content().blueprint(ability).name.clone();
             let seen = format!(
@@ -446,16 +650,39 @@ fn play(
                 script.mark
             );
             script.saw(seen);
+            session.selection.blueprint = None;
+            cursor.point = None;
         }
-        25 if waited > 0.5 => {
-            script.shoot(&mut commands, "07-wave.png");
-            let lines = hud_lines(&texts, &bars);
+        // The test mod's script fails from tick 300: the player hears of it.
+        38 => {
+            let session = game.0.as_mut().expect("checked above");
+            advance = !session.problems.is_empty();
+            if advance {
+                let notice = session
+                    .notices
+                    .iter()
+                    .find(|n| n.text.starts_with("Script error"))
+                    .map_or(String::new(), |n| n.text.clone());
+                script.saw(format!("script error notice: {notice}"));
+                stage.act(Action::Problems);
+            }
+        }
+        39 if waited > 1.5 => {
+            let session = game.0.as_mut().expect("checked above");
+            let lines = session.problems.lines();
+            script.saw(format!("problems list: {}", lines.join(" | ")));
+            script.shoot(&mut commands, "11-problems.png");
+        }
+        40 if waited > 0.5 => {
+            stage.act(Action::Problems);
+            script.shoot(&mut commands, "12-wave.png");
+            let lines = hud_lines(&stage.texts, &stage.bars);
             script.seen.extend(lines);
         }
         // The autopilot plays the rest of the level at 2×, then Continue.
-        26 => {
+        41 => {
             let Some(session) = game.0.as_mut() else {
-                return fail(&script, &mut exit, "the battle is gone");
+                return fail(&script, &mut stage.exit, "the battle is gone");
             };
             session.selection.blueprint = None;
             cursor.point = None;
@@ -464,7 +691,7 @@ fn play(
                     let wave = session.battle.wave();
                     script.saw(format!("level won after wave {wave}"));
                 }
-                Phase::Lost => return fail(&script, &mut exit, "the level was lost"),
+                Phase::Lost => return fail(&script, &mut stage.exit, "the level was lost"),
                 _ => {
                     script.pilot.act(&mut session.battle);
                     // A level takes minutes; the patience is per wave.
@@ -476,31 +703,42 @@ fn play(
                 }
             }
         }
-        27 if waited > 2.0 => script.shoot(&mut commands, "08-won.png"),
-        28 if waited > 1.0 => {
-            let session = game.0.as_mut().expect("the level just ended");
-            finish_level(session, &content, &mut next);
+        42 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
+        43 if waited > 1.0 => stage.act(Action::Proceed),
+        // The reward screen: three cards; the cursor on the first (its range shows).
+        44 => {
+            advance = screen == Screen::Reward && waited > 2.0;
+            if advance {
+                let offers: Vec<Entity> = stage
+                    .buttons
+                    .iter()
+                    .filter(|(_, a)| matches!(a, Action::Offer(_)))
+                    .map(|(e, _)| e)
+                    .collect();
+                // The real cursor goes onto the first card: UI picking hovers it.
+                if let Some(&first) = offers.first()
+                    && let Ok((node, at)) = stage.nodes.get(first)
+                    && let Ok(mut window) = stage.window.single_mut()
+                {
+                    let centre = at.translation * node.inverse_scale_factor();
+                    window.set_cursor_position(Some(centre));
+                }
+                script.saw(format!("reward screen: {} offers", offers.len()));
+            }
         }
-        29 if waited > 2.0 && *screen.get() == Screen::Reward => {
-            let offers = buttons
-                .iter()
-                .filter(|a| matches!(a, Action::Offer(_)))
-                .count();
-            script.saw(format!("reward screen: {offers} offers"));
-            script.shoot(&mut commands, "09-reward.png");
-        }
-        30 if waited > 0.5 => {
+        45 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
+        46 if waited > 0.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
-                return fail(&script, &mut exit, &e.to_string());
+                return fail(&script, &mut stage.exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        31 => {
+        47 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
-                exit.write(AppExit::Success);
+                stage.exit.write(AppExit::Success);
             } else if waited > 30.0 {
-                return fail(&script, &mut exit, "screenshots were not saved");
+                return fail(&script, &mut stage.exit, "screenshots were not saved");
             }
             advance = false;
         }
@@ -512,12 +750,22 @@ fn play(
     }
 }
 
-fn count_towers(session: &Session) -> usize {
+/// The towers in the world, in the battle's order.
+fn towers(session: &Session) -> Vec<EntityId> {
     session
         .battle
         .entities()
         .filter(|(_, e)| e.tower.is_some())
-        .count()
+        .map(|(id, _)| id)
+        .collect()
+}
+
+fn first_tower(session: &Session) -> Option<EntityId> {
+    towers(session).first().copied()
+}
+
+fn count_towers(session: &Session) -> usize {
+    towers(session).len()
 }
 
 fn rgb_number([r, g, b]: [u8; 3]) -> u64 {

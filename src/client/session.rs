@@ -2,17 +2,19 @@
 //! per second of game time at 1× or 2×, paused or not. Speed only changes how many ticks run per
 //! frame, never what a tick does, so the result is the same at every speed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::placing::Selection;
-use super::{Content, Screen};
+use super::{ClientSet, Content, Screen};
 use crate::TICKS_PER_SECOND;
-use crate::battle::{Battle, EntityId, Phase, PlayerCommand, Position};
-use crate::content::ContentDb;
+use crate::battle::{
+    Battle, EntityId, EntityKind, LogEntry, LogKind, Phase, PlayerCommand, Position, Resource,
+};
+use crate::content::{BlueprintId, BlueprintKind, ContentDb};
 use crate::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
+use crate::worldgen::Pos;
 
 /// The most ticks one frame runs, so a slow frame does not snowball into slower ones.
 const MAX_TICKS_PER_FRAME: u32 = 8;
@@ -44,6 +46,110 @@ pub struct Session {
     pub selection: Selection,
     /// Whether the settings (pause) screen is open.
     pub settings_open: bool,
+    /// Whether the list of script errors is open.
+    pub problems_open: bool,
+    /// What went wrong in mods' scripts this level, the same error once with a count.
+    pub problems: Problems,
+    /// What the battle logged since the last frame (drained once a frame, read by the
+    /// presenting systems).
+    pub frame_log: Vec<LogEntry>,
+    /// What each building did this level, for the info panel.
+    pub stats: BTreeMap<EntityId, Deeds>,
+    /// Buildings placed and abilities used this level, by kind (tower, economic, special,
+    /// ability), for the tutorial.
+    pub placed: [u32; 4],
+}
+
+/// What a building has done this level (its damage is the battle's `damage_dealt`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Deeds {
+    /// Attackers it dealt the fatal hit to.
+    pub kills: u32,
+    /// Fuel, materials and energy it produced.
+    pub produced: [f64; 3],
+}
+
+/// Script errors and mods switched off during a level, for the player (and the modder watching).
+/// The same error — the same mod, script and line — is kept once, with its latest message and
+/// how often it happened.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Problems {
+    /// The problems in the order they first happened: where, the latest text, the count.
+    pub list: Vec<(String, String, u32)>,
+}
+
+impl Problems {
+    /// Counts a problem at `place` (what makes two the same) saying `text`; returns how often
+    /// it has happened now.
+    pub fn add(&mut self, place: String, text: String) -> u32 {
+        match self.list.iter_mut().find(|(p, _, _)| *p == place) {
+            Some((_, t, n)) => {
+                *t = text;
+                *n += 1;
+                *n
+            }
+            None => {
+                self.list.push((place, text, 1));
+                1
+            }
+        }
+    }
+
+    /// How many different problems there were.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether nothing went wrong.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The list as lines, a count after those that happened more than once.
+    pub fn lines(&self) -> Vec<String> {
+        self.list
+            .iter()
+            .map(|(_, text, n)| counted(text, *n))
+            .collect()
+    }
+}
+
+/// A problem's text with how often it happened, when more than once.
+fn counted(text: &str, n: u32) -> String {
+    match n {
+        1 => text.to_string(),
+        n => format!("{text} (x{n})"),
+    }
+}
+
+/// What the player has selected.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Selection {
+    /// The blueprint about to be placed.
+    pub blueprint: Option<BlueprintId>,
+    /// Its quarter turns.
+    pub rotation: u8,
+    /// A tile or an entity of the world.
+    pub thing: Option<Thing>,
+}
+
+/// Something in the world that can be hovered or selected.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Thing {
+    /// A tile.
+    Tile(Pos),
+    /// A building, attacker or ability.
+    Entity(EntityId),
+}
+
+/// The index of a blueprint kind in per-kind counts: tower, economic, special, ability.
+pub fn kind_index(kind: BlueprintKind) -> usize {
+    match kind {
+        BlueprintKind::Tower => 0,
+        BlueprintKind::Economic => 1,
+        BlueprintKind::Special => 2,
+        BlueprintKind::Ability => 3,
+    }
 }
 
 /// A message shown for a few seconds.
@@ -61,7 +167,13 @@ impl Session {
         let run = Run::new(content, config)?;
         let plan = run.plan(content)?;
         let battle = plan.start(content)?;
-        Ok(Session {
+        Ok(Session::resume(run, plan, battle))
+    }
+
+    /// A session of `run` whose current level is `plan`, its battle `battle` as it stands (a
+    /// saved game brought back).
+    pub fn resume(run: Run, plan: LevelPlan, battle: Battle) -> Session {
+        Session {
             run,
             plan,
             battle,
@@ -72,7 +184,12 @@ impl Session {
             notices: Vec::new(),
             selection: Selection::default(),
             settings_open: false,
-        })
+            problems_open: false,
+            problems: Problems::default(),
+            frame_log: Vec::new(),
+            stats: BTreeMap::new(),
+            placed: [0; 4],
+        }
     }
 
     /// Starts the run's current level (after a reward was chosen).
@@ -83,6 +200,10 @@ impl Session {
         self.carry = 0.0;
         self.paused = false;
         self.selection = Selection::default();
+        self.problems = Problems::default();
+        self.frame_log.clear();
+        self.stats.clear();
+        self.placed = [0; 4];
         Ok(())
     }
 
@@ -145,6 +266,75 @@ impl Session {
         }
     }
 
+    /// Takes what the battle logged since the last frame: script errors and switched-off mods
+    /// become problems and notices (a repeated error updates its notice's count instead of
+    /// adding one); the rest stays in `frame_log` for the presenting systems.
+    pub fn take_log(&mut self) {
+        self.frame_log = self.battle.drain_log();
+        for entry in &self.frame_log {
+            match entry.kind {
+                LogKind::Killed {
+                    killer: Some(killer),
+                    ..
+                } => self.stats.entry(killer).or_default().kills += 1,
+                LogKind::Gained {
+                    resource,
+                    amount,
+                    source: Some(source),
+                } => {
+                    let i = match resource {
+                        Resource::Fuel => 0,
+                        Resource::Materials => 1,
+                        Resource::Energy => 2,
+                    };
+                    self.stats.entry(source).or_default().produced[i] += amount;
+                }
+                LogKind::Event {
+                    chain: "ability_used",
+                    ..
+                } => self.placed[3] += 1,
+                LogKind::Event {
+                    chain: "building_placed",
+                    entity: Some(id),
+                } => {
+                    if let Some(EntityKind::Building(b)) = self.battle.entity(id).map(|e| e.kind) {
+                        self.placed[kind_index(self.battle.content().blueprint(b).kind)] += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let found: Vec<(String, String)> = self
+            .frame_log
+            .iter()
+            .filter_map(|entry| match &entry.kind {
+                LogKind::ScriptError(e) => Some((
+                    format!("[{}] {:?}:{:?}:{:?}", e.mod_id, e.file, e.line, e.kind),
+                    format!("Script error {e}"),
+                )),
+                LogKind::ModDisabled { mod_id } => Some((
+                    format!("[{mod_id}] off"),
+                    format!(
+                        "The mod `{mod_id}` made too many script errors: its scripts are off \
+                         for this level"
+                    ),
+                )),
+                _ => None,
+            })
+            .collect();
+        for (place, text) in found {
+            let count = self.problems.add(place, text.clone());
+            let shown = counted(&text, count);
+            match self.notices.iter_mut().find(|n| n.text.starts_with(&text)) {
+                Some(notice) => {
+                    notice.text = shown;
+                    notice.ttl = 5.0;
+                }
+                None => self.notify(shown),
+            }
+        }
+    }
+
     /// Runs the ticks that `seconds` of real time make at the current speed.
     fn advance(&mut self, seconds: f32) {
         if self.paused || matches!(self.battle.phase(), Phase::Won | Phase::Lost) {
@@ -167,8 +357,12 @@ pub struct SessionPlugin;
 
 impl Plugin for SessionPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_non_send(Game::default())
-            .add_systems(Update, (tick, age_notices).run_if(in_state(Screen::Battle)));
+        app.insert_non_send(Game::default()).add_systems(
+            Update,
+            (tick, age_notices)
+                .in_set(ClientSet::Simulate)
+                .run_if(in_state(Screen::Battle)),
+        );
     }
 }
 
@@ -178,6 +372,26 @@ fn tick(mut game: NonSendMut<Game>, time: Res<Time>) {
     };
     let dt = time.delta_secs();
     session.advance(dt);
+    session.take_log();
+    // An ability selected in a wave is not held into the build phase, when the menu no longer
+    // shows it (nor a building into a wave).
+    if let Some(b) = session.selection.blueprint
+        && !shown_blueprints(session).contains(&b)
+    {
+        session.selection.blueprint = None;
+    }
+}
+
+/// The blueprints the menu shows now: buildings between waves, abilities during a wave.
+pub fn shown_blueprints(session: &Session) -> Vec<BlueprintId> {
+    let battle = &session.battle;
+    let wave = battle.phase() == Phase::Wave;
+    battle
+        .collection()
+        .iter()
+        .copied()
+        .filter(|&b| battle.content().blueprint(b).kind.is_building() != wave)
+        .collect()
 }
 
 fn age_notices(mut game: NonSendMut<Game>, time: Res<Time>) {
@@ -205,5 +419,20 @@ pub fn finish_level(session: &mut Session, content: &Content, next: &mut NextSta
             }
         },
         RunPhase::Over { .. } => next.set(Screen::Menu),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_problem_is_kept_once_with_a_count() {
+        let mut p = Problems::default();
+        assert_eq!(p.add("a:3".into(), "fails at tick 300".into()), 1);
+        assert_eq!(p.add("b:9".into(), "other".into()), 1);
+        assert_eq!(p.add("a:3".into(), "fails at tick 320".into()), 2);
+        assert_eq!(p.len(), 2);
+        assert_eq!(p.lines(), ["fails at tick 320 (x2)", "other"]);
     }
 }

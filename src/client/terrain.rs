@@ -12,7 +12,8 @@ use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
 use super::session::Game;
-use super::{Content, Screen, to_bevy};
+use super::{ClientSet, Content, Screen, to_bevy};
+use crate::content::ContentDb;
 use crate::terrain::TerrainType;
 use crate::worldgen::{LEVEL_HEIGHT, Pos, World, level_within, surface_color};
 
@@ -32,13 +33,18 @@ impl Plugin for TerrainPlugin {
             })
             .add_systems(OnEnter(Screen::Battle), spawn_sun)
             .add_systems(OnExit(Screen::Battle), forget)
-            .add_systems(Update, rebuild.run_if(in_state(Screen::Battle)));
+            .add_systems(
+                Update,
+                rebuild
+                    .in_set(ClientSet::Present)
+                    .run_if(in_state(Screen::Battle)),
+            );
     }
 }
 
-/// The world whose meshes are in the scene.
+/// The world whose meshes are in the scene, and the content (colours) they were drawn with.
 #[derive(Resource, Default)]
-struct Built(Option<Arc<World>>);
+struct Built(Option<(Arc<World>, Arc<ContentDb>)>);
 
 /// Marks every entity that belongs to the world's meshes.
 #[derive(Component)]
@@ -84,7 +90,11 @@ fn rebuild(
         return;
     };
     let world = field.world();
-    if built.0.as_ref().is_some_and(|w| Arc::ptr_eq(w, world)) {
+    if built
+        .0
+        .as_ref()
+        .is_some_and(|(w, c)| Arc::ptr_eq(w, world) && Arc::ptr_eq(c, &content.db))
+    {
         return;
     }
     let Some(terrain) = content.db.terrain(&world.terrain) else {
@@ -93,7 +103,7 @@ fn rebuild(
     for e in &parts {
         commands.entity(e).despawn();
     }
-    built.0 = Some(world.clone());
+    built.0 = Some((world.clone(), content.db.clone()));
     // Colours come per vertex; the material only sets how light falls on them.
     let ground = materials.add(StandardMaterial {
         base_color: Color::WHITE,

@@ -1,6 +1,6 @@
 //! What happens in the battle, drawn: attackers as primitive models by type (shape and colour
 //! from the type, size from its size class), moving smoothly between ticks and facing where they
-//! walk, with an HP bar and their status effects above them; buildings by kind, towers turning
+//! walk (their HP indicators are `hp.rs`'s); buildings by kind, towers turning
 //! toward their target; abilities as discs of their reach; shots in flight; hits that do not
 //! fly (beams, slams, scripted hits) as a flash of light from the building to its target;
 //! deaths as a fading puff; damage and production as numbers that rise and fade.
@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 
 use super::session::Game;
-use super::{Screen, label, to_bevy};
+use super::ui::{kind_color, label};
+use super::{ClientSet, Screen, to_bevy};
 use crate::battle::{Battle, EntityId, EntityKind, LogKind, Position, Resource as Gain};
 use crate::content::{Behaviour, BlueprintKind, Projectile, Size};
 
@@ -29,11 +30,11 @@ impl Plugin for UnitsPlugin {
                     move_units,
                     aim_turrets,
                     draw_shots,
-                    update_bars,
                     fade,
                     place_labels,
                 )
                     .chain()
+                    .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::Battle)),
             );
     }
@@ -51,9 +52,10 @@ pub struct Unit(pub EntityId);
 #[derive(Component)]
 struct Turret;
 
-/// A screen-space label following a point of the world: HP bars, effect names, pop-ups.
+/// A screen-space label following a point of the world or a unit: HP bars, pop-ups. A label
+/// following a unit goes when the unit does.
 #[derive(Component)]
-struct Follow {
+pub struct Follow {
     /// The world point, when not following a unit.
     at: Vec3,
     /// The unit followed, if any.
@@ -62,13 +64,16 @@ struct Follow {
     offset: Vec2,
 }
 
-/// The filled part of an HP bar.
-#[derive(Component)]
-struct HpFill(EntityId);
-
-/// The effect list under an HP bar.
-#[derive(Component)]
-struct EffectList(EntityId);
+impl Follow {
+    /// A label over unit `id`, shifted by `offset` pixels.
+    pub fn unit(id: EntityId, offset: Vec2) -> Follow {
+        Follow {
+            at: Vec3::ZERO,
+            unit: Some(id),
+            offset,
+        }
+    }
+}
 
 /// Something that fades and goes after a while: pop-ups and death puffs.
 #[derive(Component)]
@@ -139,8 +144,8 @@ fn hash(name: &str) -> u32 {
     })
 }
 
-/// An attacker type's colour: a colour word in its id, or one picked from its id.
-fn attacker_color(id: &str) -> Color {
+/// The colour an attacker type is drawn in: a colour word in its id, else one from its id's hash.
+pub fn attacker_color(id: &str) -> Color {
     let words = [
         ("red", Color::srgb(0.85, 0.2, 0.2)),
         ("blue", Color::srgb(0.25, 0.4, 0.9)),
@@ -156,16 +161,6 @@ fn attacker_color(id: &str) -> Color {
         .find(|(w, _)| id.contains(w))
         .map(|(_, c)| *c)
         .unwrap_or_else(|| Color::hsl((hash(id) % 360) as f32, 0.65, 0.5))
-}
-
-/// A building kind's colour.
-pub fn kind_color(kind: BlueprintKind) -> Color {
-    match kind {
-        BlueprintKind::Tower => Color::srgb(0.3, 0.5, 0.85),
-        BlueprintKind::Economic => Color::srgb(0.35, 0.7, 0.35),
-        BlueprintKind::Special => Color::srgb(0.65, 0.4, 0.8),
-        BlueprintKind::Ability => Color::srgb(0.95, 0.6, 0.2),
-    }
 }
 
 impl Looks {
@@ -276,7 +271,7 @@ fn sync(
                     attacker_color(&attacker.id),
                     false,
                 );
-                let e = commands
+                commands
                     .spawn((
                         Unit(id),
                         Transform::default(),
@@ -289,9 +284,7 @@ fn sync(
                             Vec3::splat(size)
                         )],
                     ))
-                    .id();
-                spawn_hp_bar(&mut commands, id);
-                e
+                    .id()
             }
             EntityKind::Building(b) | EntityKind::Ability(b) => {
                 let bp = content.blueprint(b);
@@ -379,8 +372,8 @@ fn sync(
         };
         shown.0.insert(id, root);
     }
-    // Messages from the last ticks: refused commands become notices, damage and gains pop up.
-    let log = session.battle.drain_log();
+    // What the last ticks logged: refused commands become notices, damage and gains pop up.
+    let log = session.frame_log.clone();
     let field = session.battle.field().cloned();
     let ground = |x: f64, y: f64| to_bevy(x, y, field.as_ref().map_or(0.0, |f| f.ground(x, y)));
     for entry in log {
@@ -460,44 +453,6 @@ fn spawn_hit_line(commands: &mut Commands, looks: &Looks, from: Vec3, to: Vec3) 
     ));
 }
 
-fn spawn_hp_bar(commands: &mut Commands, id: EntityId) {
-    commands.spawn((
-        Follow {
-            at: Vec3::ZERO,
-            unit: Some(id),
-            offset: Vec2::new(-16.0, -34.0),
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            width: Val::Px(32.0),
-            height: Val::Px(5.0),
-            ..default()
-        },
-        BackgroundColor(Color::srgb(0.25, 0.05, 0.05)),
-        DespawnOnExit(Screen::Battle),
-        children![
-            (
-                HpFill(id),
-                Node {
-                    width: Val::Percent(100.0),
-                    height: Val::Percent(100.0),
-                    ..default()
-                },
-                BackgroundColor(Color::srgb(0.3, 0.9, 0.3)),
-            ),
-            (
-                EffectList(id),
-                Node {
-                    position_type: PositionType::Absolute,
-                    top: Val::Px(-14.0),
-                    ..default()
-                },
-                label("", 10.0, Color::srgb(0.8, 0.7, 1.0)),
-            )
-        ],
-    ));
-}
-
 fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color) {
     commands.spawn((
         Follow {
@@ -510,6 +465,7 @@ fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color) {
             ..default()
         },
         label(text, 13.0, color),
+        Pickable::IGNORE,
         Fading {
             age: 0.0,
             life: 1.0,
@@ -612,32 +568,6 @@ fn draw_shots(
     }
     for (_, _, v) in marks.iter_mut().skip(shots.len()) {
         **v = Visibility::Hidden;
-    }
-}
-
-/// Keeps HP bars and effect lists up to date.
-fn update_bars(
-    game: NonSend<Game>,
-    mut fills: Query<(&HpFill, &mut Node)>,
-    mut lists: Query<(&EffectList, &mut Text)>,
-) {
-    let Some(session) = game.0.as_ref() else {
-        return;
-    };
-    for (fill, mut node) in &mut fills {
-        if let Some(e) = session.battle.entity(fill.0) {
-            let share = if e.max_hp > 0.0 { e.hp / e.max_hp } else { 0.0 };
-            node.width = Val::Percent((share.clamp(0.0, 1.0) * 100.0) as f32);
-        }
-    }
-    for (list, mut text) in &mut lists {
-        if let Some(e) = session.battle.entity(list.0) {
-            let names: Vec<&str> = e.effects.iter().map(|f| f.name.as_str()).collect();
-            let joined = names.join(" ");
-            if text.0 != joined {
-                text.0 = joined;
-            }
-        }
     }
 }
 
