@@ -23,6 +23,7 @@ mod determinism;
 mod docs;
 mod example_frost;
 mod generate_cli;
+mod level_regenerate;
 mod levels;
 mod replay;
 mod run_cli;
