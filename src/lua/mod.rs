@@ -8,8 +8,10 @@
 //! This module knows nothing about battles: the battle binds its API into a sandbox when it
 //! creates one (see `battle::scripting`).
 
+mod arena;
 mod budget;
 mod sandbox;
+mod vm;
 
 use std::fmt;
 

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mlua::chunk::ChunkMode;
-use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, StdLib, Table, Value, VmState};
 
 use super::budget::{Budget, Exhausted};
+use super::vm::{self, Vm};
 use super::{Fault, ScriptError, ScriptErrorKind, chunk_name};
 
 /// What a mod's scripts may use.
@@ -47,6 +48,8 @@ pub struct ModScripts {
 /// Per-VM data reachable from Rust functions called by scripts.
 struct SandboxData {
     scripts: Rc<ModScripts>,
+    /// Where the VM's arena starts: identities printed by `tostring` are offsets from it.
+    base: usize,
 }
 
 /// Registry keys of the module cache and the modules being loaded (to catch require cycles).
@@ -55,7 +58,7 @@ const LOADING: &str = "rampart.loading";
 
 /// A mod's own Luau VM with the sandbox in place.
 pub struct Sandbox {
-    lua: Lua,
+    vm: Vm,
     scripts: Rc<ModScripts>,
     budget: Rc<Budget>,
     limits: Limits,
@@ -77,22 +80,30 @@ impl Sandbox {
             | StdLib::UTF8
             | StdLib::BUFFER
             | StdLib::COROUTINE;
-        let lua = Lua::new_with(libs, LuaOptions::new())?;
+        let vm = Vm::new(limits.memory)?;
+        let lua = vm.lua();
+        lua.load_std_libs(libs)?;
         lua.set_app_data(SandboxData {
             scripts: scripts.clone(),
+            base: vm.base(),
         });
         let globals = lua.globals();
 
-        lock_down(&lua, &globals)?;
+        lock_down(lua, &globals)?;
         globals.raw_set("print", lua.create_function(print)?)?;
         globals.raw_set("require", lua.create_function(require)?)?;
+        install_identities(lua, &globals)?;
         lua.set_named_registry_value(LOADED, lua.create_table()?)?;
         lua.set_named_registry_value(LOADING, lua.create_table()?)?;
-        install(&lua, &globals)?;
+        install(lua, &globals)?;
 
         let interrupt_budget = budget.clone();
+        let collector = vm.collector().clone();
         lua.set_interrupt(move |lua| match interrupt_budget.spend() {
-            Ok(()) => Ok(VmState::Continue),
+            Ok(()) => {
+                collector.collect_if_due(lua);
+                Ok(VmState::Continue)
+            }
             Err(Exhausted::Instructions) => Err(Fault::here(
                 lua,
                 ScriptErrorKind::Budget,
@@ -107,10 +118,9 @@ impl Sandbox {
 
         // Freeze the libraries and the shared globals; each mod writes into its own layer.
         lua.sandbox(true)?;
-        make_globals_strict(&lua)?;
-        lua.set_memory_limit(limits.memory)?;
+        make_globals_strict(lua)?;
         Ok(Sandbox {
-            lua,
+            vm,
             scripts,
             budget,
             limits,
@@ -119,7 +129,7 @@ impl Sandbox {
 
     /// The VM, for the host to create values and functions in.
     pub fn lua(&self) -> &Lua {
-        &self.lua
+        self.vm.lua()
     }
 
     /// The mod this sandbox belongs to.
@@ -138,7 +148,7 @@ impl Sandbox {
         let _guard = self
             .budget
             .enter(self.limits.load_instructions, self.limits.wall_clock);
-        load_module(&self.lua, path).map_err(|e| self.error(&e, Some((path.to_string(), None))))
+        load_module(self.lua(), path).map_err(|e| self.error(&e, Some((path.to_string(), None))))
     }
 
     /// Calls `f` with the call budget. On failure the error is located in the script.
@@ -161,7 +171,7 @@ impl Sandbox {
         let error = ScriptError::from_lua(self.mod_id(), e, fallback);
         if error.kind == ScriptErrorKind::Memory {
             // Give back whatever the failed call left unreachable.
-            let _ = self.lua.gc_collect();
+            self.vm.collector().collect(self.lua());
         }
         error
     }
@@ -299,9 +309,7 @@ fn print(lua: &Lua, args: mlua::MultiValue) -> mlua::Result<()> {
         .iter()
         .map(|v| match v {
             Value::String(s) => s.to_string_lossy(),
-            other => other
-                .to_string()
-                .unwrap_or_else(|_| other.type_name().to_string()),
+            other => text_of(lua, other).unwrap_or_else(|_| other.type_name().to_string()),
         })
         .collect();
     let mod_id = lua
@@ -313,6 +321,89 @@ fn print(lua: &Lua, args: mlua::MultiValue) -> mlua::Result<()> {
         .unwrap_or_default();
     tracing::info!(target: "rampart::script", "[{mod_id}] {at}: {}", text.join("\t"));
     Ok(())
+}
+
+/// Replaces `tostring` and `string.format`'s `%*` so that a table, function, thread, userdata or
+/// buffer without a `__tostring` reads as its type and its offset in the VM's arena
+/// (`table: 0001a2c0`), the same in every process, instead of a heap address. `print` uses the
+/// same text.
+fn install_identities(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    globals.raw_set(
+        "tostring",
+        lua.create_function(|lua, value: Value| text_of(lua, &value))?,
+    )?;
+    let string: Table = globals.get("string")?;
+    let format: Function = string.raw_get("format")?;
+    string.raw_set(
+        "format",
+        lua.create_function(move |lua, (pattern, args): (Value, mlua::MultiValue)| {
+            let anything = match &pattern {
+                Value::String(p) => any_value_items(&p.as_bytes()),
+                _ => Vec::new(),
+            };
+            let args = args
+                .into_iter()
+                .enumerate()
+                .map(|(i, arg)| match vm::identity(&arg, 0) {
+                    Some(_) if anything.contains(&i) => {
+                        Ok(Value::String(lua.create_string(text_of(lua, &arg)?)?))
+                    }
+                    _ => Ok(arg),
+                })
+                .collect::<mlua::Result<mlua::MultiValue>>()?;
+            format.call::<Value>((pattern, args))
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Which of a format string's arguments (counted from 0) a `%*` item prints: Luau prints those
+/// with their address. Other items are skipped as Luau reads them (`%%`, then `%` with flags,
+/// width and precision before one letter).
+fn any_value_items(pattern: &[u8]) -> Vec<usize> {
+    let mut items = Vec::new();
+    let mut arg = 0;
+    let mut rest = pattern.iter().skip_while(|&&c| c != b'%').peekable();
+    while rest.next().is_some() {
+        match rest.peek() {
+            Some(b'%') => {
+                rest.next();
+            }
+            Some(b'*') => {
+                items.push(arg);
+                arg += 1;
+            }
+            Some(_) => arg += 1,
+            None => break,
+        }
+        while rest.next_if(|&&c| c != b'%').is_some() {}
+    }
+    items
+}
+
+/// What `tostring` shows for `value`.
+fn text_of(lua: &Lua, value: &Value) -> mlua::Result<String> {
+    let base = lua
+        .app_data_ref::<SandboxData>()
+        .map(|d| d.base)
+        .unwrap_or_default();
+    match vm::identity(value, base) {
+        Some(offset) if !has_tostring(value) => Ok(format!("{}: {offset:08x}", value.type_name())),
+        _ => value.to_string(),
+    }
+}
+
+/// Whether a value's metatable gives it its own text.
+fn has_tostring(value: &Value) -> bool {
+    match value {
+        Value::Table(t) => t
+            .metatable()
+            .is_some_and(|m| m.raw_get::<Value>("__tostring").is_ok_and(|f| !f.is_nil())),
+        Value::UserData(u) => u
+            .metatable()
+            .is_ok_and(|m| m.contains("__tostring").unwrap_or(false)),
+        _ => false,
+    }
 }
 
 /// `require("name")` loads `scripts/name.lua` of the same mod, once.
@@ -481,7 +572,9 @@ mod tests {
 
     #[test]
     fn memory_bombs_and_stack_overflows_are_stopped() {
-        let e = load_err("local t = {}\nwhile true do t[#t + 1] = string.rep('x', 1000000) end");
+        // Distinct strings: equal ones are interned, and garbage is collected.
+        let e =
+            load_err("local t = {}\nwhile true do t[#t + 1] = string.rep('x', 1000000) .. #t end");
         assert!(
             matches!(e.kind, ScriptErrorKind::Memory | ScriptErrorKind::Budget),
             "{e}"
@@ -530,6 +623,32 @@ mod tests {
         assert_eq!(module_path("/etc/passwd"), None);
         assert_eq!(module_path("a//b"), None);
         assert_eq!(module_path(""), None);
+    }
+
+    #[test]
+    fn tostring_shows_arena_offsets_not_addresses() {
+        let sb = sandbox(&[(
+            "scripts/a.lua",
+            "local t = setmetatable({}, { __tostring = function() return 'named' end })\n\
+             return tostring({}) .. ' ' .. tostring(print) .. ' ' .. string.format('%% %5.1f %*', 3, {}) .. ' ' .. tostring(t)",
+        )]);
+        let text: String = match sb.load_script("scripts/a.lua").unwrap() {
+            Value::String(s) => s.to_string_lossy(),
+            other => panic!("{other:?}"),
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(words.len(), 9, "{text}");
+        assert_eq!(
+            (words[0], words[2], words[4], words[5], words[6], words[8]),
+            ("table:", "function:", "%", "3.0", "table:", "named"),
+            "{text}"
+        );
+        for offset in [words[1], words[3], words[7]] {
+            assert!(
+                offset.len() == 8 && u32::from_str_radix(offset, 16).is_ok(),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -1,10 +1,9 @@
 //! Same content, seed and stamped commands give the same state hash — in another process too,
 //! and however the ticks are batched.
 
-use std::process::Command;
 use std::sync::Arc;
 
-use crate::common::{Mods, attacker, blueprint};
+use crate::common::{Mods, attacker, blueprint, hashes_from_child};
 use rampart::battle::{Battle, BattleConfig, PlayerCommand, Position, SpawnAt};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
@@ -111,29 +110,7 @@ fn reference(content: &Arc<ContentDb>) -> Vec<u64> {
 fn same_commands_same_hash_in_two_processes() {
     let (_mods, content) = content();
     let here = reference(&content);
-    let child = || {
-        let out = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "determinism::print_reference_hashes",
-                "--nocapture",
-                "--include-ignored",
-                "--test-threads=1",
-            ])
-            .env(CHILD, "1")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout
-            .lines()
-            .find_map(|l| l.split_once("HASHES ").map(|(_, h)| h.to_string()))
-            .expect("child printed its hashes")
-    };
+    let child = || hashes_from_child("determinism::print_reference_hashes", CHILD);
     let expected = format!("{here:?}");
     assert_eq!(child(), expected);
     assert_eq!(child(), expected);

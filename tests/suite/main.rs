@@ -20,6 +20,7 @@ mod content;
 mod core_attackers;
 mod core_blueprints;
 mod determinism;
+mod determinism_probes;
 mod docs;
 mod example_frost;
 mod generate_cli;

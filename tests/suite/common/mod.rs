@@ -170,3 +170,29 @@ pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {
             .collect(),
     }
 }
+
+/// Runs the ignored test `test` (its full path in this binary) in a child process with `env`
+/// set, and returns what it printed after `HASHES `: how determinism is checked across processes.
+pub fn hashes_from_child(test: &str, env: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            test,
+            "--nocapture",
+            "--include-ignored",
+            "--test-threads=1",
+        ])
+        .env(env, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+        .lines()
+        .find_map(|l| l.split_once("HASHES ").map(|(_, h)| h.to_string()))
+        .expect("child printed its hashes")
+}
