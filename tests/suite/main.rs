@@ -23,6 +23,7 @@ mod determinism;
 mod determinism_probes;
 mod docs;
 mod example_frost;
+mod fuzz;
 mod generate_cli;
 mod level_regenerate;
 mod levels;
