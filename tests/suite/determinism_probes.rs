@@ -5,82 +5,23 @@
 
 use std::sync::Arc;
 
-use crate::common::{Mods, attacker, hashes_from_child};
+use crate::common::{hashes_from_child, hostile_mods, load_dirs, repo_mods};
 use rampart::battle::{Battle, BattleConfig, PlayerCommand, Position, SpawnAt};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
 
 const CHILD: &str = "RAMPART_PROBES_CHILD";
 
-/// One script shared by every probe attacker (one VM per mod, so one `seen` table for all).
-const PROBE: &str = r#"
-local seen = {}            -- keyed by entity handles
-local bag = {}             -- keyed by tables and functions
-for i = 1, 40 do
-    bag[{}] = i
-    bag[function() return i end] = 100 + i
-end
-
--- A number that depends on the order in which the keys come.
-local function order_of(t, iterate)
-    local h = 0
-    for _, v in iterate(t) do
-        h = (h * 31 + v) % 1000003
-    end
-    return h
-end
-
-local function with_next(t)
-    return next, t, nil
-end
-
-local function generalized(t)
-    local co = coroutine.wrap(function()
-        for k, v in t do coroutine.yield(k, v) end
-    end)
-    return co
-end
-
-return {
-    on_tick = function(self, game)
-        seen[self.entity] = game:tick()
-        -- The first living attacker in `seen`'s order takes a hit.
-        for e, _ in pairs(seen) do
-            if e:alive() then
-                game:command("damage", { target = e, amount = 1, types = { "hp_loss" } })
-                break
-            end
-        end
-        if game:tick() % 10 == 0 then
-            local h = order_of(bag, pairs) + order_of(bag, with_next) + order_of(bag, generalized)
-            local text = tostring({}) .. tostring(print) .. string.format("%*", bag)
-            for i = 1, #text do
-                h = h + string.byte(text, i) * i
-            end
-            game:command("add_energy", { amount = h % 97 })
-            -- New keys now and then, so the tables grow and rehash during the battle.
-            bag[{}] = game:tick()
-        end
-    end,
-}
-"#;
-
-fn content() -> (Mods, Arc<ContentDb>) {
-    let mods = Mods::new();
-    mods.manifest("p", &["core"]);
-    mods.file(
-        "p/attackers/probe.ron",
-        &attacker("Probe", 400.0, 0.5, "script: \"scripts/probe.lua\","),
-    );
-    mods.file("p/scripts/probe.lua", PROBE);
-    let content = mods.load_with_core();
-    (mods, content)
+/// Core and the hostile fixture mod, whose `hostile:prober` runs `scripts/probe.lua`: one VM
+/// per mod, so all probers share its tables.
+fn content() -> Arc<ContentDb> {
+    load_dirs(&[repo_mods(), hostile_mods()])
 }
 
 /// The state hash every 40 ticks of a battle with 16 probe attackers.
 fn hashes(content: &Arc<ContentDb>) -> Vec<u64> {
     let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(7)));
-    let probe = content.attacker_id("p:probe").unwrap();
+    let probe = content.attacker_id("hostile:probe").unwrap();
     b.schedule(0, PlayerCommand::StartWave).unwrap();
     for i in 0..16u32 {
         let at = Position {
@@ -101,7 +42,7 @@ fn hashes(content: &Arc<ContentDb>) -> Vec<u64> {
 
 #[test]
 fn probes_give_the_same_hashes_in_three_processes() {
-    let (_mods, content) = content();
+    let content = content();
     let here = format!("{:?}", hashes(&content));
     let child = || hashes_from_child("determinism_probes::print_probe_hashes", CHILD);
     assert_eq!(child(), here, "a second process");
@@ -115,6 +56,6 @@ fn print_probe_hashes() {
     if std::env::var_os(CHILD).is_none() {
         return;
     }
-    let (_mods, content) = content();
+    let content = content();
     println!("HASHES {:?}", hashes(&content));
 }

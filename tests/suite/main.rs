@@ -25,6 +25,7 @@ mod docs;
 mod example_frost;
 mod fuzz;
 mod generate_cli;
+mod hostile;
 mod level_regenerate;
 mod levels;
 mod replay;

@@ -145,6 +145,12 @@ pub fn repo_mods() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("mods")
 }
 
+/// The folder of the hostile fixture mod (`tests/fixtures/hostile/hostile`): attacker types whose
+/// scripts misbehave at run time.
+pub fn hostile_mods() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
+}
+
 /// An attacker type file.
 pub fn attacker(name: &str, hp: f64, speed: f64, extra: &str) -> String {
     format!(
