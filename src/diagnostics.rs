@@ -3,10 +3,11 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan,
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
 };
 
 /// How bad a problem is. Errors make `rampart check` fail; warnings do not.
@@ -25,6 +26,9 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Its full text.
     pub text: Arc<str>,
+    /// Byte offsets where lines start, built on first use: a file with thousands of
+    /// diagnostics is not scanned from its start for each.
+    line_starts: Arc<OnceLock<Vec<usize>>>,
 }
 
 impl SourceFile {
@@ -33,7 +37,26 @@ impl SourceFile {
         SourceFile {
             path: path.into(),
             text: text.into(),
+            line_starts: Arc::default(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// The byte range of a 0-based line, without its line break.
+    fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let starts = self.line_starts();
+        let start = starts[line];
+        let end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        start..end.max(start)
     }
 
     /// Reads a file, turning an I/O failure into a diagnostic.
@@ -48,29 +71,24 @@ impl SourceFile {
 
     /// The byte offset of a 1-based line and column (columns count characters).
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let mut offset = 0;
-        for (i, l) in self.text.split_inclusive('\n').enumerate() {
-            if i + 1 == line {
-                let in_line: usize = l
-                    .chars()
-                    .take(column.saturating_sub(1))
-                    .map(char::len_utf8)
-                    .sum();
-                return offset + in_line;
-            }
-            offset += l.len();
+        if line == 0 || line > self.line_starts().len() {
+            return self.text.len();
         }
-        self.text.len()
+        let range = self.line_range(line - 1);
+        let in_line: usize = self.text[range.clone()]
+            .chars()
+            .take(column.saturating_sub(1))
+            .map(char::len_utf8)
+            .sum();
+        range.start + in_line
     }
 
     /// The 1-based line and column of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..floor_char_boundary(&self.text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
-        (line, column)
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_starts().partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts()[line];
+        (line + 1, self.text[start..offset].chars().count() + 1)
     }
 }
 
@@ -108,12 +126,115 @@ pub struct Diagnostic {
     excerpt: Option<Box<Excerpt>>,
 }
 
-/// The part of the file shown under a diagnostic.
+/// The part of the file shown under a diagnostic: the line of the caret and one line either
+/// side, each cut to [`SHOWN_LINE`] characters around the caret. The rest of the file is not
+/// kept, so rendering costs the same in a small file and in a huge one, and a column far to
+/// the right (which the renderer cannot pad to) is shown as a window of its line.
 #[derive(Clone, Debug)]
 struct Excerpt {
-    source: NamedSource<Arc<str>>,
+    source: Snippet,
+    /// The underlined text, in `source.text`.
     span: SourceSpan,
     label: Option<String>,
+}
+
+/// At most this many characters of a line are shown.
+const SHOWN_LINE: usize = 160;
+/// What stands for the cut part of a line (ASCII: the game's overlay font has no ellipsis).
+const CUT: &str = "...";
+/// Of those, this many come before the caret when a line has to be cut.
+const SHOWN_BEFORE: usize = 60;
+
+/// Lines of a file, as miette reads them, with their true line and column numbers.
+#[derive(Clone, Debug)]
+struct Snippet {
+    name: String,
+    text: String,
+    /// The 0-based line of the file that `text` starts with.
+    first_line: usize,
+    /// Which line of `text` is the caret's, and how many characters were cut from its start.
+    caret_line: usize,
+    cut: usize,
+}
+
+impl Snippet {
+    /// The lines around `offset`, cut to the shown width; returns the snippet and where
+    /// `offset` is in it.
+    fn around(file: &SourceFile, offset: usize) -> (Snippet, usize) {
+        let offset = floor_char_boundary(&file.text, offset.min(file.text.len()));
+        let (line, column) = file.line_col(offset);
+        let line = line - 1;
+        let last = file.line_starts().len() - 1;
+        let first_line = line.saturating_sub(1);
+        // Characters cut from the start of the caret's line (more than `CUT` is long, or none).
+        let skip = (column - 1).saturating_sub(SHOWN_BEFORE);
+        let skip = if skip > CUT.len() { skip } else { 0 };
+        let mut text = String::new();
+        let mut at = 0;
+        for l in first_line..=(line + 1).min(last) {
+            let range = file.line_range(l);
+            let whole = &file.text[range.clone()];
+            // Where the shown part starts: `SHOWN_BEFORE` characters before the caret when cut.
+            let from = if l == line && skip > 0 {
+                let caret = offset - range.start;
+                whole[..caret]
+                    .char_indices()
+                    .rev()
+                    .nth(SHOWN_BEFORE - 1)
+                    .map_or(0, |(i, _)| i)
+            } else {
+                0
+            };
+            if from > 0 {
+                text.push_str(CUT);
+            }
+            if l == line {
+                at = text.len() + (offset - range.start - from);
+            }
+            let shown = &whole[from..];
+            let to = shown
+                .char_indices()
+                .nth(SHOWN_LINE)
+                .map_or(shown.len(), |(i, _)| i);
+            text.push_str(&shown[..to]);
+            if to < shown.len() {
+                text.push_str(CUT);
+            }
+            text.push('\n');
+        }
+        let snippet = Snippet {
+            name: file.path.display().to_string(),
+            text,
+            first_line,
+            caret_line: line - first_line,
+            cut: if skip > 0 { skip - CUT.len() } else { 0 },
+        };
+        (snippet, at)
+    }
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.as_str().read_span(span, before, after)?;
+        let column = if inner.line() == self.caret_line {
+            inner.column() + self.cut
+        } else {
+            inner.column()
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            self.first_line + inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
 }
 
 impl Diagnostic {
@@ -156,9 +277,17 @@ impl Diagnostic {
             column: column as u32,
         });
         let label = self.excerpt.take().and_then(|e| e.label);
+        let (source, at) = Snippet::around(file, offset);
+        // The underline stays within what is shown of the caret's line.
+        let shown = source.text[at..].find('\n').unwrap_or(0);
+        let first_line_of_span = file.text.as_bytes()[offset..offset + len]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(len);
+        let len = floor_char_boundary(&source.text, at + first_line_of_span.min(shown)) - at;
         self.excerpt = Some(Box::new(Excerpt {
-            source: NamedSource::new(file.path.display().to_string(), file.text.clone()),
-            span: SourceSpan::new(offset.into(), len),
+            source,
+            span: SourceSpan::new(at.into(), len),
             label,
         }));
         self
@@ -332,6 +461,38 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
+/// Diagnostics shown in full per file; the rest of a file's are counted in one line, so a file
+/// with thousands of problems (usually one mistake repeated) does not bury the others.
+pub const SHOWN_PER_FILE: usize = 50;
+
+/// What to print of a list of diagnostics: the first [`SHOWN_PER_FILE`] of each file in their
+/// order, then per file with more, how many were left out.
+pub fn shown_per_file<'a>(
+    diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
+) -> (Vec<&'a Diagnostic>, Vec<(PathBuf, usize)>) {
+    let mut shown = Vec::new();
+    let mut per_file: Vec<(Option<&PathBuf>, usize)> = Vec::new();
+    for d in diagnostics {
+        let count = match per_file.iter_mut().find(|(f, _)| *f == d.file.as_ref()) {
+            Some((_, n)) => n,
+            None => {
+                per_file.push((d.file.as_ref(), 0));
+                &mut per_file.last_mut().expect("just pushed").1
+            }
+        };
+        *count += 1;
+        if d.file.is_none() || *count <= SHOWN_PER_FILE {
+            shown.push(d);
+        }
+    }
+    let left_out = per_file
+        .into_iter()
+        .filter_map(|(file, n)| Some((file?.clone(), n.checked_sub(SHOWN_PER_FILE)?)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    (shown, left_out)
+}
+
 /// How similar (Jaro–Winkler, 0 to 1) a name must be to a known one to be suggested.
 pub const SIMILAR: f64 = 0.8;
 
@@ -462,5 +623,60 @@ mod tests {
     fn location_without_source_is_still_printed() {
         let d = Diagnostic::error("missing").in_file("mods/x/mod.ron");
         assert!(d.render(false).contains("mods/x/mod.ron"));
+    }
+
+    #[test]
+    fn a_caret_far_into_a_long_line_shows_a_window_of_it() {
+        let line = format!(
+            "(name: \"x\", {}bogus: 1, {})",
+            " ".repeat(100_000),
+            "y".repeat(500)
+        );
+        let f = SourceFile::new("a.ron", format!("(\n{line}\n)\n"));
+        let offset = f.text.find("bogus").unwrap();
+        let d = Diagnostic::error("unknown field")
+            .at(&f, offset, 5)
+            .label("here");
+        let text = d.render(false);
+        assert!(text.contains("a.ron:2:100013"), "{text}");
+        assert!(text.contains("...") && text.contains("bogus"), "{text}");
+        assert!(text.len() < 2_000, "{} bytes", text.len());
+        // The caret sits under the word in the window.
+        let shown = text.lines().find(|l| l.contains("bogus")).unwrap();
+        let caret = text
+            .lines()
+            .find(|l| l.contains("──") || l.contains('^'))
+            .unwrap();
+        let column = |l: &str, at: usize| l[..at].chars().count();
+        assert_eq!(
+            column(shown, shown.find("bogus").unwrap()),
+            column(caret, caret.find(['─', '^']).unwrap())
+        );
+    }
+
+    #[test]
+    fn each_file_shows_its_first_problems_and_counts_the_rest() {
+        let a = SourceFile::new("a.ron", "x\n".repeat(200));
+        let many: Vec<Diagnostic> = (1..=120)
+            .map(|i| Diagnostic::error("bad").at_line(&a, i))
+            .chain([
+                Diagnostic::error("also bad").in_file("b.ron"),
+                Diagnostic::error("loose"),
+            ])
+            .collect();
+        let (shown, left_out) = shown_per_file(&many);
+        assert_eq!(shown.len(), SHOWN_PER_FILE + 2);
+        assert_eq!(
+            left_out,
+            vec![(PathBuf::from("a.ron"), 120 - SHOWN_PER_FILE)]
+        );
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_the_text_over_a_long_file() {
+        let f = SourceFile::new("big.ron", "abc\n".repeat(20_000));
+        for line in (1..=20_000).rev() {
+            assert_eq!(f.line_col(f.offset_of(line, 2)), (line, 2));
+        }
     }
 }

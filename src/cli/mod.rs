@@ -249,10 +249,20 @@ pub fn write_output(
     Ok(())
 }
 
-/// Prints diagnostics to stderr, in colour on a terminal.
+/// Prints diagnostics to stderr, in colour on a terminal: at most
+/// [`SHOWN_PER_FILE`](rampart::diagnostics::SHOWN_PER_FILE) per file, then how many more.
 pub fn print_diagnostics<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) {
     let color = std::io::stderr().is_terminal();
-    for d in diagnostics {
+    let (shown, left_out) = rampart::diagnostics::shown_per_file(diagnostics);
+    for d in shown {
         eprint!("{}", d.render(color));
+    }
+    for (file, n) in left_out {
+        eprintln!(
+            "... and {n} more problem{} in {} (the first {} are shown above)",
+            if n == 1 { "" } else { "s" },
+            file.display(),
+            rampart::diagnostics::SHOWN_PER_FILE
+        );
     }
 }
