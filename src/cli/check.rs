@@ -24,7 +24,7 @@ pub fn run(context: &Context) -> Result<(), Failure> {
 
     let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
     let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();
-    println!(
+    out!(
         "checked {} mod{} ({}): {} attacker types, {} blueprints, {} terrain types, {} scripts — {} error{}, {} warning{}",
         mods.len(),
         plural(mods.len()),

@@ -20,7 +20,7 @@ use super::{Context, Failure, print_diagnostics};
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// The world seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
     pub seed: u64,
     /// The terrain type, `mod:name` (default: the first loaded, preferring core:hills).
     #[arg(long, value_name = "ID")]
@@ -128,9 +128,9 @@ fn generate_once(
         Some(path) => {
             std::fs::write(path, world.to_json_pretty() + "\n")
                 .map_err(|e| Failure::error(format!("cannot write {path}: {e}")))?;
-            println!("{}", summary(&world));
+            out!("{}", summary(&world));
         }
-        None => println!("{}", summary(&world)),
+        None => out!("{}", summary(&world)),
     }
     Ok(())
 }

@@ -1,5 +1,13 @@
 //! Command-line interface. Results go to stdout, diagnostics and errors to stderr.
 
+/// Prints a line to standard output like `println!`, through [`print_line`]: a reader that went
+/// away (`rampart waves … | head -1`) ends the command quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::print_line(format_args!($($arg)*))
+    };
+}
+
 mod check;
 mod generate;
 mod mods;
@@ -9,7 +17,7 @@ mod simulate;
 mod trial;
 mod waves;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -36,8 +44,9 @@ pub struct Cli {
     #[arg(long = "mods-dir", value_name = "DIR", global = true)]
     pub mods_dirs: Vec<PathBuf>,
 
-    /// How much to log: error, warn, info, debug or trace (or a tracing filter).
-    #[arg(long, value_name = "LEVEL", global = true, default_value = "warn")]
+    /// How much to log: error, warn, info, debug or trace (or a tracing filter such as
+    /// `warn,rampart::script=info`).
+    #[arg(long, value_name = "LEVEL", global = true, default_value = "warn", value_parser = parse_log)]
     pub log: String,
 
     #[command(subcommand)]
@@ -53,6 +62,7 @@ pub enum Command {
     /// content files, and each script's load phase in its sandbox. Exits with 1 on any error.
     Check,
     /// List mods in load order with versions and where each came from; switch mods on or off.
+    /// Exits with 1 when a mod cannot be loaded.
     Mods(mods::ModsArgs),
     /// Generate one world and print a summary, write it as JSON or draw it as a PNG.
     Generate(generate::GenerateArgs),
@@ -68,7 +78,59 @@ pub enum Command {
     Try(trial::TryArgs),
 }
 
-/// Sets up logging from `--log`.
+/// The levels `--log` takes on its own.
+const LOG_LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+/// Checks `--log`: a level, or a filter whose every part names a level (`target=level`). A bare
+/// word is a target to tracing, so a misspelt level would silently log everything of a target
+/// that does not exist.
+fn parse_log(text: &str) -> Result<String, String> {
+    let refuse = || {
+        format!(
+            "`{text}` is not a log level: use one of {}, or a filter such as `warn,rampart::script=info`",
+            LOG_LEVELS.join(", ")
+        )
+    };
+    for part in text.split(',') {
+        let level = part.rsplit_once('=').map_or(part, |(_, level)| level);
+        if !LOG_LEVELS.contains(&level.trim().to_ascii_lowercase().as_str()) {
+            return Err(refuse());
+        }
+    }
+    tracing_subscriber::EnvFilter::try_new(text).map_err(|_| refuse())?;
+    Ok(text.to_string())
+}
+
+/// Reads a seed: a whole number from 0 to 18446744073709551615 (a negative one is refused with
+/// that range instead of being taken for an option).
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not a seed: seeds are whole numbers from 0 to {}",
+            u64::MAX
+        )
+    })
+}
+
+/// Writes one line of a command's output. When standard output is closed (the reader of a
+/// pipe is done) the command ends here with success, as Unix tools do; another write error
+/// ends it with exit 2.
+pub fn print_line(args: std::fmt::Arguments) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// Sets up logging from `--log` (already checked by [`parse_log`]).
 pub fn init_logging(level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_new(level)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
@@ -174,6 +236,29 @@ impl Context {
     }
 }
 
+/// The subcommand's name, as typed (`play` when none was).
+pub fn subcommand_name(cli: &Cli) -> &'static str {
+    match cli.command {
+        None | Some(Command::Play(_)) => "play",
+        Some(Command::Check) => "check",
+        Some(Command::Mods(_)) => "mods",
+        Some(Command::Generate(_)) => "generate",
+        Some(Command::Replay(_)) => "replay",
+        Some(Command::Waves(_)) => "waves",
+        Some(Command::Simulate(_)) => "simulate",
+        Some(Command::Try(_)) => "try",
+    }
+}
+
+/// What a crash says after the panic's own message: the last resort when a bug gets through,
+/// printed before the process exits with 101.
+pub fn panic_message(subcommand: &str) -> String {
+    format!(
+        "error: `rampart {subcommand}` stopped on an internal error (a bug in Rampart, not in your \
+         mods). Please report it with the command line and the message above. Exit status 101."
+    )
+}
+
 /// Runs the chosen command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
     let context = Context::new(cli.mods_dirs);
@@ -238,13 +323,13 @@ pub fn write_output(
     text: impl FnOnce() -> String,
 ) -> Result<(), Failure> {
     match target {
-        Some("-") => println!("{json}"),
+        Some("-") => out!("{json}"),
         Some(path) => {
             std::fs::write(path, format!("{json}\n"))
                 .map_err(|e| Failure::error(format!("cannot write {path}: {e}")))?;
-            println!("{}", text());
+            out!("{}", text());
         }
-        None => println!("{}", text()),
+        None => out!("{}", text()),
     }
     Ok(())
 }
@@ -264,5 +349,42 @@ pub fn print_diagnostics<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnosti
             file.display(),
             rampart::diagnostics::SHOWN_PER_FILE
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_levels_and_filters_are_checked() {
+        for good in [
+            "warn",
+            "INFO",
+            "off",
+            "warn,rampart::script=info",
+            "rampart=debug",
+        ] {
+            assert!(parse_log(good).is_ok(), "{good}");
+        }
+        for bad in ["garbage", "wran", "warn,rampart", "rampart=loud", ""] {
+            assert!(parse_log(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn seeds_cover_u64_and_say_so_otherwise() {
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        let refused = parse_seed("-1").unwrap_err();
+        assert!(refused.contains("0 to 18446744073709551615"), "{refused}");
+    }
+
+    #[test]
+    fn a_crash_names_the_command_and_asks_for_a_report() {
+        let message = panic_message("simulate");
+        assert!(message.contains("`rampart simulate`") && message.contains("report"));
+        let cli = Cli::parse_from(["rampart", "waves", "--seed", "1"]);
+        assert_eq!(subcommand_name(&cli), "waves");
+        assert_eq!(subcommand_name(&Cli::parse_from(["rampart"])), "play");
     }
 }

@@ -47,23 +47,42 @@ pub fn run(context: &Context, args: &ModsArgs) -> Result<(), Failure> {
         for id in &args.disable {
             found.settings.set_enabled(id, false);
         }
+        if args.disable.iter().any(|id| id == "core") {
+            eprintln!(
+                "warning: `core` is the base game: with it off, only what other mods bring is \
+                 there to play (no Hub, towers or attackers of the base game, no levels); \
+                 `rampart mods --enable core` switches it back on"
+            );
+        }
         let path = user.settings_file();
         found
             .settings
             .save(&path)
             .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
-        println!("saved mod settings to {}", path.display());
+        out!("saved mod settings to {}", path.display());
         found = context.find_mods();
     }
 
     print_diagnostics(found.mods.diagnostics.iter());
+    // Like `check`: a mod that cannot load is a problem found.
+    let outcome = if found.mods.diagnostics.iter().any(|d| d.is_error()) {
+        Err(Failure::Found(Some(
+            "some mods cannot be loaded (above); they were left out".into(),
+        )))
+    } else {
+        Ok(())
+    };
     if found.mods.mods.is_empty() && found.mods.others.is_empty() {
-        println!("no mods found (looked in ./mods, the user mods folder and every --mods-dir)");
-        return Ok(());
+        out!("no mods found (looked in ./mods, the user mods folder and every --mods-dir)");
+        return outcome;
     }
-    println!(
+    out!(
         "{:<4} {:<20} {:<10} {:<10} {:<10} folder",
-        "#", "mod", "version", "state", "from"
+        "#",
+        "mod",
+        "version",
+        "state",
+        "from"
     );
     for (i, m) in found.mods.mods.iter().enumerate() {
         print_row(&(i + 1).to_string(), m, ModState::Loaded);
@@ -71,7 +90,7 @@ pub fn run(context: &Context, args: &ModsArgs) -> Result<(), Failure> {
     for (m, state) in &found.mods.others {
         print_row("-", m, *state);
     }
-    Ok(())
+    outcome
 }
 
 fn print_row(position: &str, m: &ModInfo, state: ModState) {
@@ -80,7 +99,7 @@ fn print_row(position: &str, m: &ModInfo, state: ModState) {
         ModState::Disabled => "disabled",
         ModState::Failed => "failed",
     };
-    println!(
+    out!(
         "{position:<4} {:<20} {:<10} {:<10} {:<10} {}",
         m.id(),
         m.manifest.version.to_string(),

@@ -45,9 +45,10 @@ pub fn run(context: &Context, args: &ReplayArgs) -> Result<(), Failure> {
     let matched = replay
         .verify(&Arc::new(content))
         .map_err(|e| Failure::Found(Some(format!("the replay does not match: {e}"))))?;
-    println!(
+    out!(
         "replay verified: {matched} state hashes match, up to tick {} ({:016x})",
-        replay.end.0, replay.end.1
+        replay.end.0,
+        replay.end.1
     );
     Ok(())
 }

@@ -18,7 +18,7 @@ use super::{Context, Failure, write_output};
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// The run seed (with --runs, the first of consecutive seeds).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
     pub seed: u64,
     /// The most levels to play in a run.
     #[arg(long, default_value_t = 5)]
@@ -52,6 +52,14 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     if args.runs == 0 || args.levels == 0 {
         return Err(Failure::error("--runs and --levels must be at least 1"));
     }
+    let Some(last_seed) = args.seed.checked_add(args.runs - 1) else {
+        return Err(Failure::error(format!(
+            "--seed {} with --runs {} goes past the largest seed, {}",
+            args.seed,
+            args.runs,
+            u64::MAX
+        )));
+    };
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::error(format!("cannot create {}: {e}", dir.display())))?;
@@ -60,7 +68,7 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     let mut progress = Progress::new(args.runs);
     let mut reports = Vec::new();
     let mut record_error = None;
-    for seed in args.seed..args.seed.saturating_add(args.runs) {
+    for seed in args.seed..=last_seed {
         let config = RunConfig {
             seed,
             starting_blueprints: None,

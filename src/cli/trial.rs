@@ -36,18 +36,18 @@ pub struct TryArgs {
     /// The attacker type the wave sends.
     #[arg(long, default_value = "core:skeleton")]
     pub attacker: String,
-    /// How many attackers the wave sends.
-    #[arg(long, default_value_t = 10)]
+    /// How many attackers the wave sends (1 to 1000).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub count: u32,
-    /// Ticks between two attackers (20 ticks are a second).
-    #[arg(long, default_value_t = 10)]
+    /// Ticks between two attackers (20 ticks are a second; at most 12 000, ten minutes).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=12_000))]
     pub every: u32,
     /// Quarter turns clockwise from north, for blueprints that can be turned (2 faces a
     /// building toward the path).
     #[arg(long, default_value_t = 2)]
     pub rotation: u8,
-    /// The longest the wave may run, in seconds.
-    #[arg(long, default_value_t = 120)]
+    /// The longest the wave may run, in seconds (at most 3600).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub seconds: u64,
 }
 
@@ -55,7 +55,7 @@ pub struct TryArgs {
 pub fn run(context: &Context, args: &TryArgs) -> Result<(), Failure> {
     let content = Arc::new(context.load_content());
     let report = try_out(&content, args).map_err(Failure::error)?;
-    print!("{report}");
+    out!("{}", report.trim_end_matches('\n'));
     Ok(())
 }
 

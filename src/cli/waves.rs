@@ -11,7 +11,7 @@ use super::{Context, Failure, write_output};
 #[derive(Debug, Args)]
 pub struct WavesArgs {
     /// The run seed.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
     pub seed: u64,
     /// The level, from 1.
     #[arg(long, default_value_t = 1)]

@@ -213,7 +213,9 @@ fn mods_lists_load_order_and_switches_mods_without_deleting_them() {
         &["mods", "--mods-dir", "tests/fixtures/broken/cycle"],
     );
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    // Mods that cannot load are problems found, as for `check`.
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(text(&out.stderr).contains("some mods cannot be loaded"));
     let core = stdout.lines().find(|l| l.contains(" core ")).unwrap();
     assert!(
         core.starts_with("1 ")
@@ -410,4 +412,94 @@ fn try_uses_an_ability_on_the_path_and_names_what_it_cannot_find() {
     let out = rampart(home.path(), &["try", "core:icicle"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("no blueprint `core:icicle`"));
+}
+
+#[test]
+fn bad_arguments_are_refused_with_what_is_allowed() {
+    let home = tempfile::tempdir().unwrap();
+    let refused = |args: &[&str], phrase: &str| {
+        let out = rampart(home.path(), args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(phrase), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    refused(
+        &["waves", "--seed", "-1"],
+        "seeds are whole numbers from 0 to 18446744073709551615",
+    );
+    refused(&["--log", "wran", "check"], "`wran` is not a log level");
+    refused(
+        &[
+            "try",
+            "core:sniper",
+            "--count",
+            "4294967295",
+            "--every",
+            "0",
+        ],
+        "not in 1..=1000",
+    );
+    refused(
+        &["simulate", "--seed", "18446744073709551615", "--runs", "2"],
+        "goes past the largest seed",
+    );
+    let last = rampart(
+        home.path(),
+        &[
+            "simulate",
+            "--seed",
+            "18446744073709551615",
+            "--levels",
+            "1",
+        ],
+    );
+    assert_eq!(last.status.code(), Some(0), "{}", text(&last.stderr));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_reader_that_stops_early_is_a_normal_end() {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::process::Stdio;
+    let home = tempfile::tempdir().unwrap();
+    // A pipe that holds only 4 KiB, so the 8 KB of waves as JSON cannot all be written before
+    // the reader goes away (as `| head -c1` does).
+    let mut fds = [0; 2];
+    // SAFETY: `pipe2` fills both descriptors, which are then owned once each (closed on exec,
+    // so the child holds only the end it is given).
+    let (read, write) = unsafe {
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        libc::fcntl(fds[0], libc::F_SETPIPE_SZ, 4096);
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(["waves", "--seed", "7", "--level", "3", "--json", "-"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", home.path())
+        .stdout(Stdio::from(write))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::fs::File::from(read);
+    let mut first = [0u8; 1];
+    reader.read_exact(&mut first).unwrap();
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn switching_the_base_game_off_warns() {
+    let home = tempfile::tempdir().unwrap();
+    let out = rampart(home.path(), &["mods", "--disable", "core"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("`core` is the base game"),
+        "{}",
+        text(&out.stderr)
+    );
 }
