@@ -10,7 +10,7 @@ use mlua::{Lua, Value};
 use serde::Serialize;
 
 use super::scripting::api::{entity_from_lua, opt_entity_from_lua};
-use super::scripting::payload::{Access, LuaPayload, LuaShape, PayloadField, payload};
+use super::scripting::payload::{Access, Domain, LuaPayload, LuaShape, PayloadField, payload};
 use super::scripting::register::{self, LuaRegistration};
 use super::{Battle, Cmd, Evt, Qry};
 use crate::chain::Subject;
@@ -25,7 +25,7 @@ payload! {
         /// Who is hit.
         read target: EntityId,
         /// How much damage.
-        write amount: f64,
+        write amount: f64 where NonNegative,
         /// Its types; `HpLoss` damage should not be modified.
         write types: DamageTypes,
         /// Who dealt it, if anyone.
@@ -46,7 +46,7 @@ payload! {
         /// Who is healed.
         read target: EntityId,
         /// How much.
-        write amount: f64,
+        write amount: f64 where NonNegative,
         /// Who healed, if anyone.
         read source: Option<EntityId>,
         /// HP actually restored, set by the handler.
@@ -57,8 +57,8 @@ payload! {
 payload! {
     /// `add_materials`, `add_energy`, `add_fuel`: a resource gained, and from where.
     pub struct Gain about source {
-        /// How much.
-        write amount: f64,
+        /// How much (negative for a loss).
+        write amount: f64 where Finite,
         /// The entity producing it, if any (scoped registrations see their own production).
         read source: Option<EntityId>,
     }
@@ -67,8 +67,8 @@ payload! {
 payload! {
     /// `damage_hull`: hull lost, usually to an attacker reaching the Hub.
     pub struct HullDamage about attacker {
-        /// How much hull.
-        write amount: f64,
+        /// How much hull (negative for a repair).
+        write amount: f64 where Finite,
         /// The attacker responsible, if any.
         read attacker: Option<EntityId>,
     }
@@ -136,10 +136,12 @@ impl LuaPayload for StatOf {
         PayloadField {
             name: "blueprint",
             access: Access::Read,
+            domain: None,
         },
         PayloadField {
             name: "entity",
             access: Access::Read,
+            domain: None,
         },
     ]);
     const ABOUT: Option<&'static str> = Some("entity");
@@ -211,6 +213,9 @@ pub struct ChainInfo {
     pub payload: LuaShape,
     /// The value of a query.
     pub value: Option<LuaShape>,
+    /// The values a script may give a query's number (the domains of payload numbers are on
+    /// their fields).
+    pub domain: Option<Domain>,
     /// The payload field naming the entity the chain is about (registrations scoped to an
     /// entity see only payloads about it).
     pub about: Option<&'static str>,
@@ -230,7 +235,7 @@ pub enum ChainKind {
 macro_rules! chains {
     (
         commands { $( $(#[$cdoc:meta])* $c:ident : $ct:ty ),* $(,)? }
-        queries { $( $(#[$qdoc:meta])* $q:ident : $qi:ty => $qo:ty = $provider:expr ),* $(,)? }
+        queries { $( $(#[$qdoc:meta])* $q:ident : $qi:ty => $qo:ty $(where $qd:ident)? = $provider:expr ),* $(,)? }
         events { $( $(#[$edoc:meta])* $e:ident : $et:ty ),* $(,)? }
     ) => {
         /// Every chain of a battle.
@@ -248,6 +253,7 @@ macro_rules! chains {
                     kind: ChainKind::Command,
                     payload: <$ct as LuaPayload>::SHAPE,
                     value: None,
+                    domain: None,
                     about: <$ct as LuaPayload>::ABOUT,
                 }, )*
                 $( ChainInfo {
@@ -255,6 +261,7 @@ macro_rules! chains {
                     kind: ChainKind::Query,
                     payload: <$qi as LuaPayload>::SHAPE,
                     value: Some(<$qo as LuaPayload>::SHAPE),
+                    domain: payload!(@domain $($qd)?),
                     about: <$qi as LuaPayload>::ABOUT,
                 }, )*
                 $( ChainInfo {
@@ -262,6 +269,7 @@ macro_rules! chains {
                     kind: ChainKind::Event,
                     payload: <$et as LuaPayload>::SHAPE,
                     value: None,
+                    domain: None,
                     about: <$et as LuaPayload>::ABOUT,
                 }, )*
             ];
@@ -303,7 +311,11 @@ macro_rules! chains {
         pub(crate) fn lua_modify(b: &mut Battle, name: &str, reg: LuaRegistration) -> Result<crate::chain::RegistrationId, String> {
             match name {
                 $( stringify!($c) => register::command_modifier(&mut b.chains.$c, reg), )*
-                $( stringify!($q) => Ok(register::query_modifier(&mut b.chains.$q, reg)), )*
+                $( stringify!($q) => Ok(register::query_modifier(
+                    &mut b.chains.$q,
+                    reg,
+                    payload!(@domain $($qd)?),
+                )), )*
                 $( stringify!($e) => Err(format!("`{}` is an event: use react, not modify", stringify!($e))), )*
                 _ => Err(register::unknown_chain(name)),
             }
@@ -356,37 +368,37 @@ chains! {
     }
     queries {
         /// An attacker's speed in tiles per second.
-        speed: EntityId => f64 = super::rules::base_speed,
+        speed: EntityId => f64 where NonNegative = super::rules::base_speed,
         /// A blueprint's range.
-        range: StatOf => f64 = super::rules::base_range,
+        range: StatOf => f64 where NonNegative = super::rules::base_range,
         /// A blueprint's effect radius.
-        radius: StatOf => f64 = super::rules::base_radius,
+        radius: StatOf => f64 where NonNegative = super::rules::base_radius,
         /// A blueprint's damage per hit.
-        hit_damage: StatOf => f64 = super::rules::base_hit_damage,
+        hit_damage: StatOf => f64 where NonNegative = super::rules::base_hit_damage,
         /// A blueprint's interval in ticks.
-        interval: StatOf => f64 = super::rules::base_interval,
+        interval: StatOf => f64 where Positive = super::rules::base_interval,
         /// A blueprint's delay in ticks.
-        delay: StatOf => f64 = super::rules::base_delay,
+        delay: StatOf => f64 where NonNegative = super::rules::base_delay,
         /// How long a blueprint's effect lasts, in ticks.
-        duration_ticks: StatOf => f64 = super::rules::base_duration_ticks,
+        duration_ticks: StatOf => f64 where NonNegative = super::rules::base_duration_ticks,
         /// How long a blueprint's effect lasts, in waves.
-        duration_waves: StatOf => f64 = super::rules::base_duration_waves,
+        duration_waves: StatOf => f64 where NonNegative = super::rules::base_duration_waves,
         /// Fuel a blueprint produces after every wave.
-        fuel_production: StatOf => f64 = super::rules::base_fuel_production,
+        fuel_production: StatOf => f64 where Finite = super::rules::base_fuel_production,
         /// Materials a blueprint produces after every wave.
-        material_production: StatOf => f64 = super::rules::base_material_production,
+        material_production: StatOf => f64 where Finite = super::rules::base_material_production,
         /// Energy a blueprint produces after every wave.
-        energy_production: StatOf => f64 = super::rules::base_energy_production,
+        energy_production: StatOf => f64 where Finite = super::rules::base_energy_production,
         /// Waves to wait after using a blueprint.
-        cooldown: StatOf => f64 = super::rules::base_cooldown,
+        cooldown: StatOf => f64 where NonNegative = super::rules::base_cooldown,
         /// Waves before a blueprint can first be used in a level.
-        starting_cooldown: StatOf => f64 = super::rules::base_starting_cooldown,
+        starting_cooldown: StatOf => f64 where NonNegative = super::rules::base_starting_cooldown,
         /// What a blueprint costs to use now.
         blueprint_cost: StatOf => Cost = super::rules::base_cost,
         /// A blueprint's description lines (an upgrade may add one).
         descriptions: StatOf => Vec<String> = super::rules::base_descriptions,
         /// The most energy the player can hold.
-        energy_cap: () => f64 = super::rules::base_energy_cap,
+        energy_cap: () => f64 where NonNegative = super::rules::base_energy_cap,
     }
     events {
         /// A wave began.

@@ -52,7 +52,7 @@ pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use preview::SegmentCover;
 pub use scripting::ScriptHost;
-pub use scripting::payload::{Access, LuaShape, PayloadField};
+pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
@@ -246,6 +246,16 @@ pub enum LogKind {
         /// The mod.
         mod_id: String,
     },
+    /// A wave made no progress for the level's `stall_ticks` and was ended; the attackers left
+    /// were taken away.
+    WaveStalled {
+        /// The wave.
+        wave: u32,
+        /// The ticks it went without progress.
+        ticks: u32,
+        /// The attackers taken away.
+        attackers: usize,
+    },
     /// Content ran chains inside each other too deeply; the innermost was refused.
     ChainTooDeep {
         /// The chain refused.
@@ -361,6 +371,12 @@ pub struct Battle {
     history: Vec<(u64, PlayerCommand)>,
     checkpoints: Vec<(u64, u64)>,
     wave_ended: bool,
+    /// Whether an attacker moved closer or was damaged this tick (see `spawning.rs`).
+    progressed: bool,
+    /// The attackers at the end of the last tick, as a count and a sum of their ids.
+    roster: (usize, u64),
+    /// Ticks the running wave has gone without progress.
+    stalled_for: u32,
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
     depth: u32,
@@ -427,6 +443,9 @@ impl Battle {
             history: Vec::new(),
             checkpoints: Vec::new(),
             wave_ended: false,
+            progressed: false,
+            roster: (0, 0),
+            stalled_for: 0,
             scripts: None,
             log: Vec::new(),
             depth: 0,
@@ -590,6 +609,9 @@ impl Battle {
     /// end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
+        if let Some(host) = &self.scripts {
+            host.new_tick();
+        }
         for command in self.queue.remove(&tick).unwrap_or_default() {
             self.history.push((tick, command.clone()));
             self.apply(command);
@@ -609,6 +631,7 @@ impl Battle {
         self.tick_abilities();
         self.resolve_deaths();
         self.end_wave_if_over();
+        self.end_wave_if_stalled();
         self.state.tick += 1;
         if std::mem::take(&mut self.wave_ended) {
             self.checkpoints.push((tick, self.state_hash()));

@@ -25,11 +25,10 @@ impl Battle {
                 continue;
             };
             let speed = self.query(|b| &b.chains.speed, &id);
-            let (route, arrived) = self.advance(
-                &field,
-                route,
-                speed.max(0.0) / crate::TICKS_PER_SECOND as f64,
-            );
+            let step = speed.max(0.0) / crate::TICKS_PER_SECOND as f64;
+            // Walking is progress for the wave: every path leads to the Hub.
+            self.progressed |= step > 0.0;
+            let (route, arrived) = self.advance(&field, route, step);
             let p = field.along_flat(route.segment, route.progress);
             if let Some(e) = self.state.entities.get_mut(id) {
                 e.route = Some(route);

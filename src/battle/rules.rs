@@ -54,6 +54,7 @@ fn apply_damage(b: &mut Battle, d: &mut Damage) {
     }
     d.dealt = d.amount.min(target.hp);
     target.hp -= d.dealt;
+    let attacker = matches!(target.kind, EntityKind::Attacker(_));
     let dead = target.hp <= 0.0;
     if dead {
         target.hp = 0.0;
@@ -62,6 +63,8 @@ fn apply_damage(b: &mut Battle, d: &mut Damage) {
     if let Some(e) = d.source.and_then(|s| b.state_mut().entities.get_mut(s)) {
         e.damage_dealt += d.dealt;
     }
+    // A damaged attacker is progress for its wave.
+    b.progressed |= attacker && d.dealt > 0.0;
     b.push_log(LogKind::Damaged {
         target: d.target,
         amount: d.dealt,

@@ -6,11 +6,21 @@ use glam::DVec2;
 use super::Battle;
 use super::entity::{EntityId, EntityKind};
 
+/// The most cells the grid spans on each axis. Attackers stand in the world, a few dozen tiles
+/// across; one standing farther out (a script may put it anywhere) is bucketed in the edge cell
+/// nearest to it, which keeps every lookup right and the grid small.
+const MAX_SPAN: i64 = 512;
+
 /// Attackers by the tile they stand on.
 pub(super) struct AttackerGrid {
-    min: (i32, i32),
-    size: (i32, i32),
+    min: (i64, i64),
+    size: (i64, i64),
     cells: Vec<Vec<(EntityId, DVec2)>>,
+}
+
+/// The tile a coordinate is on; any `f64` (NaN reads as 0, infinities saturate).
+fn tile(c: f64) -> i64 {
+    c.round() as i64
 }
 
 impl AttackerGrid {
@@ -23,38 +33,53 @@ impl AttackerGrid {
             .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
             .map(|(id, e)| (id, DVec2::new(e.position.x, e.position.y)))
             .collect();
-        let tile = |p: DVec2| (p.x.round() as i32, p.y.round() as i32);
-        let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
-        for &(_, p) in &attackers {
-            let (x, y) = tile(p);
-            lo = (lo.0.min(x), lo.1.min(y));
-            hi = (hi.0.max(x), hi.1.max(y));
-        }
-        if attackers.is_empty() {
+        let Some(&(_, first)) = attackers.first() else {
             return AttackerGrid {
                 min: (0, 0),
                 size: (0, 0),
                 cells: Vec::new(),
             };
+        };
+        let start = (tile(first.x), tile(first.y));
+        let (mut lo, mut hi) = (start, start);
+        for &(_, p) in &attackers {
+            let (x, y) = (tile(p.x), tile(p.y));
+            lo = (lo.0.min(x), lo.1.min(y));
+            hi = (hi.0.max(x), hi.1.max(y));
         }
-        let size = (hi.0 - lo.0 + 1, hi.1 - lo.1 + 1);
-        let mut cells = vec![Vec::new(); (size.0 * size.1) as usize];
-        for (id, p) in attackers {
-            let (x, y) = tile(p);
-            cells[((y - lo.1) * size.0 + (x - lo.0)) as usize].push((id, p));
-        }
-        AttackerGrid {
+        let span = |lo: i64, hi: i64| hi.saturating_sub(lo).saturating_add(1).min(MAX_SPAN);
+        let size = (span(lo.0, hi.0), span(lo.1, hi.1));
+        let mut grid = AttackerGrid {
             min: lo,
             size,
-            cells,
+            cells: vec![Vec::new(); (size.0 * size.1) as usize],
+        };
+        for (id, p) in attackers {
+            let (x, y) = (grid.cell(p.x, 0), grid.cell(p.y, 1));
+            grid.cells[(y * size.0 + x) as usize].push((id, p));
         }
+        grid
+    }
+
+    /// The cell index on `axis` (0 = x, 1 = y) of coordinate `c`, clamped into the grid.
+    fn cell(&self, c: f64, axis: usize) -> i64 {
+        let (lo, n) = [(self.min.0, self.size.0), (self.min.1, self.size.1)][axis];
+        tile(c).saturating_sub(lo).clamp(0, n - 1)
     }
 
     /// Attackers within `radius` of `center` (ground distance), in no particular order.
     pub(super) fn near(&self, center: DVec2, radius: f64) -> impl Iterator<Item = EntityId> + '_ {
-        let span = |c: f64, lo: i32, n: i32| {
-            let a = ((c - radius).round() as i32 - lo).clamp(0, n);
-            let b = ((c + radius).round() as i32 - lo + 1).clamp(0, n);
+        // Clamped like the buckets, so a cell holding attackers from beyond the edge is looked
+        // at whenever the circle reaches past that edge.
+        let span = |c: f64, lo: i64, n: i64| {
+            if n == 0 {
+                return 0..0;
+            }
+            let a = tile(c - radius).saturating_sub(lo).clamp(0, n - 1);
+            let b = tile(c + radius)
+                .saturating_sub(lo)
+                .saturating_add(1)
+                .clamp(1, n);
             a..b
         };
         let xs = span(center.x, self.min.0, self.size.0);
@@ -110,5 +135,32 @@ mod tests {
             vec![far]
         );
         assert_eq!(grid.near(DVec2::new(40.0, 0.0), 1.0).count(), 0);
+
+        // Attackers anywhere, even where no tile could be, keep the grid small and right.
+        let odd = [
+            (1e300, -1e300),
+            (f64::INFINITY, f64::NEG_INFINITY),
+            (f64::NAN, 3.0),
+            (-2e9, 2e9),
+        ];
+        let ids: Vec<EntityId> = odd
+            .iter()
+            .map(|&(x, y)| b.spawn_attacker(kind, Position { x, y }))
+            .collect();
+        let grid = AttackerGrid::new(&b);
+        assert!(grid.cells.len() as i64 <= MAX_SPAN * MAX_SPAN);
+        let mut found: Vec<EntityId> = grid.near(DVec2::new(1.0, 0.0), 2.7).collect();
+        found.sort();
+        assert_eq!(found, expected);
+        assert_eq!(
+            grid.near(DVec2::new(-2e9, 2e9), 1.0).collect::<Vec<_>>(),
+            vec![ids[3]]
+        );
+        assert_eq!(
+            grid.near(DVec2::new(1e300, -1e300), 1.0)
+                .collect::<Vec<_>>(),
+            vec![ids[0]]
+        );
+        assert_eq!(grid.near(DVec2::new(f64::NAN, 0.0), f64::NAN).count(), 0);
     }
 }

@@ -1,9 +1,12 @@
 //! Waves: starting them, sending their attackers in at the path starts, and ending them when
-//! everything has been sent and nothing is left alive.
+//! everything has been sent and nothing is left alive — or when they make no progress for the
+//! level's `stall_ticks`, so that no wave runs forever.
 
 use serde::{Deserialize, Serialize};
 
 use super::chains::Wave;
+use slotmap::Key;
+
 use super::entity::{EntityId, EntityKind, Position, Route};
 use super::{Battle, LogKind, Phase};
 use crate::chain::Outcome;
@@ -38,7 +41,39 @@ pub struct WaveSpawns {
     pub spawns: Vec<WaveSpawn>,
 }
 
+/// How far from the origin a point may be in a battle without a world, in tiles.
+const OFF_WORLD_REACH: f64 = 1024.0;
+
 impl Battle {
+    /// Checks a point a script asked to spawn an attacker at: finite, and in the world (or, in
+    /// a battle without one, within [`OFF_WORLD_REACH`] tiles of the origin).
+    pub(crate) fn spawn_point(&self, x: f64, y: f64) -> Result<Position, String> {
+        if !x.is_finite() || !y.is_finite() {
+            return Err(format!("the point ({x}, {y}) is not a finite position"));
+        }
+        let (lo, hi) = match &self.field {
+            // Tile centres are whole numbers; a tile reaches half a tile around its centre.
+            Some(field) => {
+                let grid = field.world().grid;
+                (
+                    (-0.5, -0.5),
+                    (f64::from(grid.width) - 0.5, f64::from(grid.height) - 0.5),
+                )
+            }
+            None => (
+                (-OFF_WORLD_REACH, -OFF_WORLD_REACH),
+                (OFF_WORLD_REACH, OFF_WORLD_REACH),
+            ),
+        };
+        if x < lo.0 || x > hi.0 || y < lo.1 || y > hi.1 {
+            return Err(format!(
+                "the point ({x}, {y}) is outside the world (x from {} to {}, y from {} to {})",
+                lo.0, hi.0, lo.1, hi.1
+            ));
+        }
+        Ok(Position { x, y })
+    }
+
     /// Starts the next wave through the `start_wave` command (which content may cancel).
     pub(super) fn start_wave(&mut self) -> Result<(), String> {
         if self.state.phase == Phase::Build
@@ -92,6 +127,57 @@ impl Battle {
         if self.state.phase == Phase::Wave && self.state.spawns.is_empty() && !anyone {
             self.finish_wave();
         }
+    }
+
+    /// Ends the running wave if its attackers have made no progress for the level's
+    /// `stall_ticks`: none appeared, died, left, moved closer or was damaged. Attackers waiting
+    /// for a wave's next spawn with none alive are not stalled. The attackers left are taken
+    /// away, queued ones dropped, and the log says so.
+    pub(super) fn end_wave_if_stalled(&mut self) {
+        let progressed = std::mem::take(&mut self.progressed);
+        let roster = self
+            .state
+            .entities
+            .iter()
+            .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
+            .fold((0usize, 0u64), |(n, sum), (id, _)| {
+                (n + 1, sum.wrapping_add(id.data().as_ffi()))
+            });
+        let changed = std::mem::replace(&mut self.roster, roster) != roster;
+        if self.state.phase != Phase::Wave || roster.0 == 0 || progressed || changed {
+            self.stalled_for = 0;
+            return;
+        }
+        self.stalled_for += 1;
+        let limit = self
+            .content
+            .levels
+            .as_ref()
+            .map_or(crate::content::levels::DEFAULT_STALL_TICKS, |l| {
+                l.stall_ticks
+            })
+            .max(1);
+        if self.stalled_for < limit {
+            return;
+        }
+        let attackers: Vec<EntityId> = self
+            .state
+            .entities
+            .iter()
+            .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
+            .map(|(id, _)| id)
+            .collect();
+        self.push_log(LogKind::WaveStalled {
+            wave: self.state.wave,
+            ticks: self.stalled_for,
+            attackers: attackers.len(),
+        });
+        for id in attackers {
+            self.destroy(id);
+        }
+        self.state.spawns.clear();
+        self.stalled_for = 0;
+        self.finish_wave();
     }
 
     /// Ends the running wave: back to building, and `wave_finished` fires (production and

@@ -151,6 +151,17 @@ pub struct LevelSetter {
     pub rarity_odds: Vec<RarityOdds>,
     /// The rules, by the level they start at, ascending from 1.
     pub levels: Vec<LevelRule>,
+    /// Ticks a wave may go without progress — no attacker appeared, died, moved closer or was
+    /// damaged — before the battle ends it (attackers frozen for good would hold it forever).
+    #[serde(default = "default_stall_ticks")]
+    pub stall_ticks: u32,
+}
+
+/// `stall_ticks` when `levels.ron` does not say: a minute.
+pub const DEFAULT_STALL_TICKS: u32 = 60 * crate::TICKS_PER_SECOND as u32;
+
+fn default_stall_ticks() -> u32 {
+    DEFAULT_STALL_TICKS
 }
 
 impl LevelSetter {

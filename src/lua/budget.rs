@@ -8,8 +8,14 @@
 //! functions running long between interrupts.
 //!
 //! Nested calls (Lua → host → Lua) share the budget of the outermost call.
+//!
+//! On top of that, the host may give each of several *accounts* (one per mod) an allowance per
+//! *period* (a battle tick): every interrupt is also charged to the account whose code runs,
+//! and once an account has spent its allowance every further interrupt of its code fails until
+//! the host starts the next period. This bounds the total a mod's scripts run per tick, however
+//! many calls it is spread over.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +32,12 @@ pub struct Budget {
     /// When the clock was first read in the current call; reading it on entry would cost more
     /// than most calls.
     started: Cell<Option<Instant>>,
+    /// The allowance of every account per period.
+    allowance: Cell<u64>,
+    /// What each account has spent this period.
+    accounts: RefCell<Vec<u64>>,
+    /// The account whose code runs now, if any.
+    account: Cell<Option<usize>>,
 }
 
 /// Why a budget ran out.
@@ -57,6 +69,43 @@ impl Budget {
         }
     }
 
+    /// Sets up `accounts` accounts, each allowed `allowance` units per period.
+    pub fn open_accounts(&self, accounts: usize, allowance: u64) {
+        self.allowance.set(allowance);
+        *self.accounts.borrow_mut() = vec![0; accounts];
+    }
+
+    /// Starts a new period: every account has its whole allowance again.
+    pub fn new_period(&self) {
+        self.accounts.borrow_mut().fill(0);
+    }
+
+    /// Charges what runs from now on to `account` (`None`: to no account); returns the account
+    /// charged before, for the caller to put back when its call ends.
+    pub fn set_account(&self, account: Option<usize>) -> Option<usize> {
+        self.account.replace(account)
+    }
+
+    /// Whether `account` has spent its allowance for this period.
+    pub fn overdrawn(&self, account: usize) -> bool {
+        self.accounts
+            .borrow()
+            .get(account)
+            .is_some_and(|&spent| spent >= self.allowance.get())
+    }
+
+    /// Spends what is left of `account`'s allowance this period, so its code runs no more.
+    pub fn close_for_period(&self, account: usize) {
+        if let Some(spent) = self.accounts.borrow_mut().get_mut(account) {
+            *spent = (*spent).max(self.allowance.get());
+        }
+    }
+
+    /// The allowance of each account per period.
+    pub fn allowance(&self) -> u64 {
+        self.allowance.get()
+    }
+
     /// Spends one unit. Outside any host call the budget is not enforced.
     pub fn spend(&self) -> Result<(), Exhausted> {
         if self.depth.get() == 0 {
@@ -65,6 +114,15 @@ impl Budget {
         let left = self.remaining.get();
         if left == 0 {
             return Err(Exhausted::Instructions);
+        }
+        if let Some(account) = self.account.get() {
+            let mut accounts = self.accounts.borrow_mut();
+            if let Some(spent) = accounts.get_mut(account) {
+                if *spent >= self.allowance.get() {
+                    return Err(Exhausted::Instructions);
+                }
+                *spent += 1;
+            }
         }
         self.remaining.set(left - 1);
         let spent = self.spent.get() + 1;
@@ -124,5 +182,33 @@ mod tests {
         drop(outer);
         let _again = b.enter(1, Duration::from_secs(60));
         assert!(b.spend().is_ok());
+    }
+
+    #[test]
+    fn accounts_are_charged_per_period_across_calls() {
+        let b = Budget::new();
+        b.open_accounts(2, 3);
+        let spend_in_call = |account| {
+            let _call = b.enter(1000, Duration::from_secs(60));
+            let previous = b.set_account(Some(account));
+            let spent = b.spend();
+            b.set_account(previous);
+            spent
+        };
+        for _ in 0..3 {
+            spend_in_call(0).unwrap();
+        }
+        assert_eq!(
+            spend_in_call(0),
+            Err(Exhausted::Instructions),
+            "the allowance spans calls"
+        );
+        assert!(b.overdrawn(0));
+        assert!(spend_in_call(1).is_ok(), "accounts are separate");
+        b.close_for_period(1);
+        assert_eq!(spend_in_call(1), Err(Exhausted::Instructions));
+        b.new_period();
+        assert!(!b.overdrawn(0) && !b.overdrawn(1));
+        assert!(spend_in_call(0).is_ok());
     }
 }

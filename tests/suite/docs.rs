@@ -1,12 +1,13 @@
 //! The modding docs hold: their Lua examples compile, and the chain tables of `lua-api.md`
 //! list every chain once, in the table of its kind, with its payload's fields (names, order,
 //! which a modifier may change ✎, which the game sets), the entity it is about, and a query's
-//! input and value as scripts see them.
+//! input and value as scripts see them; and its table of checked values gives every number of a
+//! chain that has a domain, with that domain.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rampart::battle::{Access, ChainInfo, ChainKind, Chains, LuaShape};
+use rampart::battle::{Access, ChainInfo, ChainKind, Chains, Domain, LuaShape};
 
 fn docs() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding");
@@ -233,4 +234,52 @@ fn the_payload_reader_sees_marks_and_results() {
         Ok(Shape::Table(vec!["blueprint".into(), "entity".into()]))
     );
     assert!(shape_of("tiles per second").is_err());
+}
+
+/// The domain a "must be" cell of the table of checked values names.
+fn domain_of(cell: &str) -> Domain {
+    if cell.contains("> 0") {
+        Domain::Positive
+    } else if cell.contains("≥ 0") {
+        Domain::NonNegative
+    } else if cell.starts_with("any finite") {
+        Domain::Finite
+    } else {
+        panic!("cannot tell the domain `{cell}` names")
+    }
+}
+
+#[test]
+fn every_checked_value_is_documented_with_its_domain() {
+    let mut documented = Vec::new();
+    for row in table_after(&lua_api(), "### Values are checked") {
+        assert_eq!(row.len(), 3, "a row needs three cells: {row:?}");
+        let numbers = match row[1] {
+            "the value" => vec!["value"],
+            cell => ticked(cell),
+        };
+        for chain in ticked(row[0]) {
+            for number in &numbers {
+                documented.push((chain.to_string(), number.to_string(), domain_of(row[2])));
+            }
+        }
+    }
+    let fields = |shape: Option<LuaShape>| match shape {
+        Some(LuaShape::Table(fields)) => fields.to_vec(),
+        _ => Vec::new(),
+    };
+    let mut declared = Vec::new();
+    for chain in Chains::ALL {
+        let numbers = fields(Some(chain.payload))
+            .into_iter()
+            .chain(fields(chain.value))
+            .filter_map(|f| Some((f.name, f.domain?)))
+            .chain(chain.domain.map(|d| ("value", d)));
+        for (number, domain) in numbers {
+            declared.push((chain.name.to_string(), number.to_string(), domain));
+        }
+    }
+    documented.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    declared.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    assert_eq!(documented, declared);
 }

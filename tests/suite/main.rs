@@ -32,6 +32,7 @@ mod replay;
 mod run_cli;
 mod runs;
 mod saves;
+mod script_limits;
 mod terrain_parse;
 mod tutorial_data;
 mod waves_balance;

@@ -10,7 +10,8 @@
 //! sees the innermost borrow.
 //!
 //! The same shared state counts each mod's script failures and switches a mod off after
-//! [`MAX_SCRIPT_FAILURES`].
+//! [`MAX_SCRIPT_FAILURES`], and keeps each mod's limits per tick ([`TickLimits`]): whose
+//! account the instructions of a call are charged to is set along with the lent battle.
 
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
@@ -19,7 +20,8 @@ use std::rc::{Rc, Weak};
 use mlua::Lua;
 
 use super::super::{Battle, LogKind, Owner};
-use crate::lua::{Sandbox, ScriptError};
+use super::limits::TickLimits;
+use crate::lua::{Budget, Sandbox, ScriptError};
 
 /// Failures after which a mod's scripts are switched off for the rest of the battle.
 pub const MAX_SCRIPT_FAILURES: u32 = 10;
@@ -31,6 +33,8 @@ pub(crate) struct HostShared {
     loading: Cell<bool>,
     failures: RefCell<Vec<u32>>,
     disabled: RefCell<Vec<bool>>,
+    /// What each mod's scripts may still do this tick.
+    pub(super) limits: TickLimits,
     /// Errors raised with no battle to log them in (under `rampart check`).
     pub(super) unlogged: RefCell<Vec<ScriptError>>,
 }
@@ -38,7 +42,7 @@ pub(crate) struct HostShared {
 /// Lends a battle to the script API; dropping it takes the battle back.
 pub(super) struct Active<'a> {
     shared: &'a HostShared,
-    previous: (*mut Battle, Option<Owner>),
+    previous: (*mut Battle, Option<Owner>, Option<usize>),
     _battle: PhantomData<&'a mut Battle>,
 }
 
@@ -46,26 +50,35 @@ impl Drop for Active<'_> {
     fn drop(&mut self) {
         self.shared.battle.set(self.previous.0);
         self.shared.owner.set(self.previous.1);
+        self.shared.limits.budget().set_account(self.previous.2);
     }
 }
 
 impl HostShared {
-    pub(super) fn new(mods: usize) -> Rc<HostShared> {
+    pub(super) fn new(mods: usize, budget: Rc<Budget>) -> Rc<HostShared> {
         Rc::new(HostShared {
             battle: Cell::new(std::ptr::null_mut()),
             owner: Cell::new(None),
             loading: Cell::new(false),
             failures: RefCell::new(vec![0; mods]),
             disabled: RefCell::new(vec![false; mods]),
+            limits: TickLimits::new(mods, budget),
             unlogged: RefCell::new(Vec::new()),
         })
     }
 
-    /// Lends `battle` to scripts for as long as the guard lives; `owner` owns what they register.
-    pub(super) fn activate<'a>(&'a self, battle: &'a mut Battle, owner: Owner) -> Active<'a> {
+    /// Lends `battle` to scripts for as long as the guard lives; `owner` owns what they register,
+    /// and the instructions they take are charged to the tick's allowance of mod `account`.
+    pub(super) fn activate<'a>(
+        &'a self,
+        battle: &'a mut Battle,
+        owner: Owner,
+        account: Option<usize>,
+    ) -> Active<'a> {
         let previous = (
             self.battle.replace(battle as *mut Battle),
             self.owner.replace(Some(owner)),
+            self.limits.budget().set_account(account),
         );
         Active {
             shared: self,
@@ -111,9 +124,16 @@ impl HostShared {
             .unwrap_or(true)
     }
 
+    /// Whether the mod's scripts may run now: not switched off, and not stopped for this tick by
+    /// one of its limits.
+    pub(super) fn may_run(&self, mod_index: usize) -> bool {
+        !self.is_disabled(mod_index) && !self.limits.stopped(mod_index)
+    }
+
     /// Records a script failure: in the battle's log if there is a battle, and toward switching
     /// the mod off. Failures while the battle is only being looked at count for nothing.
     pub(super) fn report(&self, battle: Option<&mut Battle>, mod_index: usize, error: ScriptError) {
+        let error = self.limits.explain(mod_index, error);
         match &battle {
             Some(b) if b.previewing() => return,
             // In a battle the player (and `--log warn`) hears of it; `rampart check` reports

@@ -8,9 +8,11 @@
 //! Every call into Lua is budgeted by the sandbox. A failing call is skipped (a modifier leaves
 //! the payload as it was), reported in the battle log with mod, file and line, and counted;
 //! after [`MAX_SCRIPT_FAILURES`] failures the mod's scripts are switched off for the battle.
+//! On top of each call's budget, [`limits`] bounds what all of a mod's calls do in one tick.
 
 pub(crate) mod api;
 mod lend;
+pub mod limits;
 pub mod payload;
 pub(crate) mod register;
 
@@ -94,8 +96,8 @@ pub struct ScriptHost {
 impl ScriptHost {
     /// Creates one sandbox per mod that has scripts. Nothing runs yet.
     pub(crate) fn new(content: &Arc<ContentDb>, limits: &Limits) -> Rc<ScriptHost> {
-        let shared = HostShared::new(content.mods.len());
         let budget = Budget::new();
+        let shared = HostShared::new(content.mods.len(), budget.clone());
         let mut runtimes = Vec::new();
         for (i, m) in content.mods.iter().enumerate() {
             if m.scripts.is_empty() {
@@ -203,7 +205,8 @@ impl ScriptHost {
             let Some(rt) = rt else { continue };
             for path in rt.sandbox.script_paths() {
                 let result = {
-                    let _lent = self.shared.activate(battle, Owner::Mod(i as u32));
+                    // Loading has its own budget per script, not the tick's.
+                    let _lent = self.shared.activate(battle, Owner::Mod(i as u32), None);
                     rt.sandbox.load_script(path)
                 };
                 if let Err(e) = result {
@@ -329,14 +332,16 @@ impl ScriptHost {
             };
             (instance.mod_index, function, instance.this.clone())
         };
-        if self.shared.is_disabled(mod_index) {
+        if !self.shared.may_run(mod_index) {
             return;
         }
         let Some(Some(rt)) = self.runtimes.get(mod_index) else {
             return;
         };
         let result = {
-            let _lent = self.shared.activate(battle, Owner::Entity(entity));
+            let _lent = self
+                .shared
+                .activate(battle, Owner::Entity(entity), Some(mod_index));
             rt.sandbox.call::<()>(&function, (this, &rt.game))
         };
         if let Err(e) = result {
@@ -352,6 +357,11 @@ impl ScriptHost {
                 self.call_hook(battle, entity, Hook::Tick);
             }
         }
+    }
+
+    /// Starts a new tick for the limits of every mod (see [`limits`]).
+    pub(crate) fn new_tick(&self) {
+        self.shared.limits.new_tick();
     }
 
     /// Forgets a removed entity's instance.

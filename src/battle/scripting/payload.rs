@@ -8,6 +8,11 @@
 //! - `read`: given by whoever runs the chain; modifiers read it;
 //! - `write`: given, and a command modifier may change it (✎ in the docs);
 //! - `result`: set by the game's handler (a script running the chain leaves it out).
+//!
+//! A number field may add `where DOMAIN` (a [`Domain`]): what a script gives for it — a command
+//! modifier's change, a payload passed to `game:command` — must lie in that domain, or it is
+//! refused with a script error and the payload stays as it was. Queries declare the domain of
+//! their value the same way, in the chain table of `chains.rs`.
 
 use mlua::{Lua, Value};
 
@@ -36,6 +41,51 @@ pub struct PayloadField {
     pub name: &'static str,
     /// What scripts may do with it.
     pub access: Access,
+    /// The values a script may give it, for a number.
+    pub domain: Option<Domain>,
+}
+
+/// The largest magnitude any number of a chain may have. Sums of such numbers stay finite, and
+/// no quantity of the game comes near it.
+pub const MAX_MAGNITUDE: f64 = 1e15;
+
+/// The values a number of a chain may take. A script's value outside its chain's domain (NaN,
+/// an infinity, a negative speed, an interval of 0…) is a script error, and the value before
+/// that script's change is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// A number of at most [`MAX_MAGNITUDE`] either way.
+    Finite,
+    /// As [`Domain::Finite`], and not negative.
+    NonNegative,
+    /// As [`Domain::Finite`], and above 0.
+    Positive,
+}
+
+impl Domain {
+    /// The domain in words, as the docs and error messages say it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Domain::Finite => "a finite number (at most 1e15 either way)",
+            Domain::NonNegative => "a finite number ≥ 0 (at most 1e15)",
+            Domain::Positive => "a finite number > 0 (at most 1e15)",
+        }
+    }
+
+    /// Whether `value` lies in the domain; the error says what was expected.
+    pub fn check(self, value: f64) -> Result<(), String> {
+        let inside = value.abs() <= MAX_MAGNITUDE
+            && match self {
+                Domain::Finite => true,
+                Domain::NonNegative => value >= 0.0,
+                Domain::Positive => value > 0.0,
+            };
+        if inside {
+            Ok(())
+        } else {
+            Err(format!("expected {}, got {value}", self.describe()))
+        }
+    }
 }
 
 /// How a payload, a query's input or a query's value looks to a script.
@@ -67,6 +117,10 @@ pub(crate) trait LuaPayload: Sized + 'static {
     }
     /// Builds a payload from what a script passed to `game:command` or `game:query`.
     fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self>;
+    /// Checks a query's value against the chain's domain; only numbers have one.
+    fn check(&self, _domain: Option<Domain>) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A value that can be a field of a payload table.
@@ -75,10 +129,14 @@ pub(crate) trait LuaField: Sized {
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value>;
     /// Reads it back; the error says what was expected, in words for the modder.
     fn from_lua(value: &Value, battle: &Battle) -> Result<Self, String>;
+    /// Checks it against the field's domain; only numbers have one.
+    fn check(&self, _domain: Domain) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The message of an API error, without mlua's prefix.
-fn message(e: mlua::Error) -> String {
+pub(crate) fn message(e: mlua::Error) -> String {
     match e {
         mlua::Error::RuntimeError(m) => m,
         other => other.to_string(),
@@ -95,6 +153,9 @@ impl LuaField for f64 {
             Value::Integer(i) => Ok(*i as f64),
             other => Err(format!("expected a number, got {}", other.type_name())),
         }
+    }
+    fn check(&self, domain: Domain) -> Result<(), String> {
+        domain.check(*self)
     }
 }
 
@@ -139,10 +200,11 @@ impl LuaField for DamageTypes {
     }
 }
 
-/// Field `name` of the table `value`, converted.
+/// Field `name` of the table `value`, converted and checked against its domain.
 pub(crate) fn read_field<T: LuaField>(
     value: &Value,
     name: &str,
+    domain: Option<Domain>,
     battle: &Battle,
 ) -> mlua::Result<T> {
     let Value::Table(t) = value else {
@@ -153,6 +215,7 @@ pub(crate) fn read_field<T: LuaField>(
     };
     let field: Value = t.get(name)?;
     T::from_lua(&field, battle)
+        .and_then(|v| domain.map_or(Ok(()), |d| v.check(d)).map(|()| v))
         .map_err(|why| mlua::Error::runtime(format!("field `{name}`: {why}")))
 }
 
@@ -183,7 +246,7 @@ impl AsSubject for Option<EntityId> {
 ///         /// Who is healed.
 ///         read target: EntityId,
 ///         /// How much.
-///         write amount: f64,
+///         write amount: f64 where NonNegative,
 ///         /// HP actually restored.
 ///         result healed: f64,
 ///     }
@@ -191,13 +254,15 @@ impl AsSubject for Option<EntityId> {
 /// ```
 ///
 /// `about FIELD` names the entity the payload concerns (scoped registrations see only theirs);
-/// `bypass FN` names a function telling whether the payload skips every modifier. The form
+/// `bypass FN` names a function telling whether the payload skips every modifier; `where DOMAIN`
+/// after a number field's type names its [`Domain`]. The form
 /// `payload! { impl Type { … } }` gives a type defined elsewhere its table form only.
 macro_rules! payload {
     (
         $(#[$meta:meta])*
         pub struct $name:ident $(about $subject:ident)? $(bypass $bypass:path)? {
-            $( $(#[$fmeta:meta])* $access:ident $field:ident : $ty:ty $(= $default:expr)? ),* $(,)?
+            $( $(#[$fmeta:meta])* $access:ident $field:ident : $ty:ty
+                $(where $domain:ident)? $(= $default:expr)? ),* $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -217,11 +282,13 @@ macro_rules! payload {
             )?
         }
 
-        payload!(impl $name $(about $subject)? { $( $access $field : $ty $(= $default)? ),* });
+        payload!(impl $name $(about $subject)? {
+            $( $access $field : $ty $(where $domain)? $(= $default)? ),*
+        });
     };
     (
         impl $name:ident $(about $subject:ident)?
-        { $( $access:ident $field:ident : $ty:ty $(= $default:expr)? ),* $(,)? }
+        { $( $access:ident $field:ident : $ty:ty $(where $domain:ident)? $(= $default:expr)? ),* $(,)? }
     ) => {
         impl $crate::battle::scripting::payload::LuaPayload for $name {
             $( const ABOUT: Option<&'static str> = Some(stringify!($subject)); )?
@@ -230,6 +297,7 @@ macro_rules! payload {
                     $( $crate::battle::scripting::payload::PayloadField {
                         name: stringify!($field),
                         access: payload!(@access $access),
+                        domain: payload!(@domain $($domain)?),
                     }, )*
                 ]);
 
@@ -244,13 +312,16 @@ macro_rules! payload {
                 Ok(mlua::Value::Table(table))
             }
 
-            #[allow(unused_variables)]
+            #[allow(unused_variables, unused_mut)]
             fn update_from_lua(
                 &mut self,
                 value: &mlua::Value,
                 battle: &$crate::battle::Battle,
             ) -> mlua::Result<()> {
-                $( payload!(@update $access self $field value battle); )*
+                // All or nothing: a refused field leaves the payload as it was.
+                let mut next = self.clone();
+                $( payload!(@update $access next $field value battle $($domain)?); )*
+                *self = next;
                 Ok(())
             }
 
@@ -260,7 +331,7 @@ macro_rules! payload {
                 battle: &$crate::battle::Battle,
             ) -> mlua::Result<Self> {
                 Ok(Self {
-                    $( $field: payload!(@from $access $field value battle $(= $default)?), )*
+                    $( $field: payload!(@from $access $field value battle [$($domain)?] $(= $default)?), )*
                 })
             }
         }
@@ -268,15 +339,26 @@ macro_rules! payload {
     (@access read) => { $crate::battle::scripting::payload::Access::Read };
     (@access write) => { $crate::battle::scripting::payload::Access::Write };
     (@access result) => { $crate::battle::scripting::payload::Access::Result };
-    (@update write $this:ident $field:ident $value:ident $battle:ident) => {
-        $this.$field =
-            $crate::battle::scripting::payload::read_field($value, stringify!($field), $battle)?;
+    (@domain) => { None };
+    (@domain $domain:ident) => { Some($crate::battle::scripting::payload::Domain::$domain) };
+    (@update write $this:ident $field:ident $value:ident $battle:ident $($domain:ident)?) => {
+        $this.$field = $crate::battle::scripting::payload::read_field(
+            $value,
+            stringify!($field),
+            payload!(@domain $($domain)?),
+            $battle,
+        )?;
     };
-    (@update $access:ident $this:ident $field:ident $value:ident $battle:ident) => {};
-    (@from result $field:ident $value:ident $battle:ident = $default:expr) => { $default };
-    (@from result $field:ident $value:ident $battle:ident) => { Default::default() };
-    (@from $access:ident $field:ident $value:ident $battle:ident) => {
-        $crate::battle::scripting::payload::read_field($value, stringify!($field), $battle)?
+    (@update $access:ident $this:ident $field:ident $value:ident $battle:ident $($domain:ident)?) => {};
+    (@from result $field:ident $value:ident $battle:ident [$($domain:ident)?] = $default:expr) => { $default };
+    (@from result $field:ident $value:ident $battle:ident [$($domain:ident)?]) => { Default::default() };
+    (@from $access:ident $field:ident $value:ident $battle:ident [$($domain:ident)?]) => {
+        $crate::battle::scripting::payload::read_field(
+            $value,
+            stringify!($field),
+            payload!(@domain $($domain)?),
+            $battle,
+        )?
     };
     (@subject $this:ident) => { None };
     (@subject $this:ident $field:ident) => {
@@ -287,8 +369,8 @@ pub(crate) use payload;
 
 payload! {
     impl Cost {
-        write materials: f64,
-        write energy: f64,
+        write materials: f64 where NonNegative,
+        write energy: f64 where NonNegative,
     }
 }
 
@@ -319,6 +401,9 @@ impl LuaPayload for f64 {
     }
     fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
         <f64 as LuaField>::from_lua(value, battle).map_err(mlua::Error::runtime)
+    }
+    fn check(&self, domain: Option<Domain>) -> Result<(), String> {
+        domain.map_or(Ok(()), |d| d.check(*self))
     }
 }
 

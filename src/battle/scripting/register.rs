@@ -10,7 +10,7 @@ use mlua::{Function, Lua, UserData, UserDataMethods, Value};
 use super::super::chains::{ChainKind, chain_kind};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
 use super::lend::HostLink;
-use super::payload::LuaPayload;
+use super::payload::{Domain, LuaPayload};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
 use crate::lua::{Sandbox, ScriptError};
 
@@ -44,12 +44,7 @@ impl HostLink {
             owner,
             scope,
             priority,
-            callback: LuaCallback {
-                link: self.clone(),
-                sandbox,
-                function,
-                owner,
-            },
+            callback: LuaCallback::new(self.clone(), sandbox, function, owner),
         };
         let name = chain.to_string();
         self.shared.with_battle(|battle| match battle {
@@ -62,6 +57,7 @@ impl HostLink {
                 "a query modifier must not register on `{chain}`: it only computes a value"
             )),
             Some(b) => {
+                self.shared.limits.register(self.mod_index)?;
                 let id = match kind {
                     RegistrationKind::Modify => super::super::chains::lua_modify(b, chain, reg),
                     RegistrationKind::React => super::super::chains::lua_react(b, chain, reg),
@@ -160,6 +156,17 @@ struct LuaCallback {
 }
 
 impl LuaCallback {
+    /// A callback of the link's mod, counted among its live registrations until dropped.
+    fn new(link: Rc<HostLink>, sandbox: Rc<Sandbox>, function: Function, owner: Owner) -> Self {
+        link.shared.limits.count_live(link.mod_index, true);
+        LuaCallback {
+            link,
+            sandbox,
+            function,
+            owner,
+        }
+    }
+
     /// Calls the function with arguments built in its VM; failures are reported and give `None`.
     fn call<R: mlua::FromLuaMulti>(
         &self,
@@ -167,12 +174,12 @@ impl LuaCallback {
         args: impl FnOnce(&Lua, &Battle) -> mlua::Result<mlua::MultiValue>,
     ) -> Option<R> {
         let shared = &self.link.shared;
-        if shared.is_disabled(self.link.mod_index) {
+        if !shared.may_run(self.link.mod_index) {
             return None;
         }
         let result = match args(self.sandbox.lua(), battle) {
             Ok(args) => {
-                let _lent = shared.activate(battle, self.owner);
+                let _lent = shared.activate(battle, self.owner, Some(self.link.mod_index));
                 self.sandbox.call::<R>(&self.function, args)
             }
             Err(e) => Err(self.error(&e)),
@@ -201,6 +208,15 @@ impl LuaCallback {
         self.link
             .shared
             .report(Some(battle), self.link.mod_index, error);
+    }
+}
+
+impl Drop for LuaCallback {
+    fn drop(&mut self) {
+        self.link
+            .shared
+            .limits
+            .count_live(self.link.mod_index, false);
     }
 }
 
@@ -237,6 +253,10 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
                     return Flow::Continue;
                 };
                 if let Err(e) = payload.update_from_lua(&table, b) {
+                    let e = mlua::Error::runtime(format!(
+                        "{}; the payload before this modifier is kept",
+                        super::payload::message(e)
+                    ));
                     cb.report(b, &e);
                 }
                 if verdict == Value::Boolean(false) {
@@ -270,11 +290,15 @@ pub(crate) fn command_reaction<T: LuaPayload + Subject<EntityId>>(
         .map_err(|e| e.to_string())
 }
 
-pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
+/// A query modifier calling a Lua function. What it returns must lie in the chain's `domain`
+/// (a value it was given back unchanged always does); otherwise the value before it is kept.
+pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + PartialEq>(
     chain: &mut Qry<I, O>,
     reg: LuaRegistration,
+    domain: Option<Domain>,
 ) -> RegistrationId {
     let cb = reg.callback;
+    let name = chain.name();
     chain.modify(
         reg.owner,
         reg.scope,
@@ -288,7 +312,16 @@ pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload>(
             });
             match result {
                 None | Some(Value::Nil) => {}
-                Some(v) => match O::from_lua(&v, b) {
+                Some(v) => match O::from_lua(&v, b).and_then(|new| {
+                    if new == *value {
+                        return Ok(new);
+                    }
+                    new.check(domain).map(|()| new).map_err(|why| {
+                        mlua::Error::runtime(format!(
+                            "the `{name}` modifier returned a value out of range ({why}); the value before it is kept"
+                        ))
+                    })
+                }) {
                     Ok(new) => *value = new,
                     Err(e) => cb.report(b, &e),
                 },

@@ -9,7 +9,7 @@ use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::scripting::HostLink;
 use crate::battle::scripting::register::RegistrationKind;
 use crate::battle::{
-    Barrier, Effect, EntityId, EntityKind, Lasting, Phase, Position, Stacking, chains,
+    Barrier, Battle, Effect, EntityId, EntityKind, Lasting, Phase, Stacking, chains,
 };
 use crate::lua::{Fault, ScriptErrorKind};
 
@@ -117,6 +117,13 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                     if !b.can_nest() {
                         return Err(too_deep(lua, "attacker_spawned"));
                     }
+                    // A point is checked before anything is made: it must be in the world.
+                    let spawn_at = |b: &mut Battle, x: f64, y: f64| {
+                        let at = b.spawn_point(x, y).map_err(|why| {
+                            Fault::here(lua, ScriptErrorKind::Runtime, format!("game:spawn: {why}"))
+                        })?;
+                        Ok::<_, mlua::Error>(b.spawn_attacker(id, at))
+                    };
                     let entity = match (&at, y) {
                         // Where another entity is, walking on from there if it walks a path.
                         (Value::UserData(_) | Value::Table(_), None) => {
@@ -125,10 +132,8 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                             let (position, route) = (e.position, e.route);
                             b.spawn_attacker_at(id, position, route)
                         }
-                        (Value::Number(x), Some(y)) => b.spawn_attacker(id, Position { x: *x, y }),
-                        (Value::Integer(x), Some(y)) => {
-                            b.spawn_attacker(id, Position { x: *x as f64, y })
-                        }
+                        (Value::Number(x), Some(y)) => spawn_at(b, *x, y)?,
+                        (Value::Integer(x), Some(y)) => spawn_at(b, *x as f64, y)?,
                         _ => {
                             return Err(Fault::here(
                                 lua,
