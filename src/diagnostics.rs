@@ -1,7 +1,11 @@
 //! Problems found in mods, reported the same way everywhere: a message, the file, the line and
 //! column, and a caret under the offending text (rendered by miette).
+//!
+//! Also the one reader of the files mods are made of ([`SourceFile::read`]), which bounds their
+//! size and locates invalid UTF-8.
 
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -9,6 +13,10 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     SourceCode, SourceSpan, SpanContents,
 };
+
+/// The most bytes [`SourceFile::read`] reads from a file: 1 MiB, hundreds of times the largest
+/// file of the base game. A larger file is left out with an error.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// How bad a problem is. Errors make `rampart check` fail; warnings do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,13 +67,35 @@ impl SourceFile {
         start..end.max(start)
     }
 
-    /// Reads a file, turning an I/O failure into a diagnostic.
+    /// Reads a file of at most [`MAX_FILE_BYTES`] bytes (never more than one byte beyond), as
+    /// UTF-8. A file that cannot be read, is too large or is not UTF-8 becomes a diagnostic
+    /// naming it (and for invalid UTF-8 the line and column of the first bad byte).
     pub fn read(path: &Path) -> Result<SourceFile, Diagnostic> {
-        match std::fs::read_to_string(path) {
+        let cannot =
+            |e: std::io::Error| Diagnostic::error(format!("cannot read {}: {e}", path.display()));
+        let mut bytes = Vec::new();
+        let size = std::fs::File::open(path)
+            .and_then(|file| {
+                let size = file.metadata()?.len();
+                file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+                Ok(size)
+            })
+            .map_err(|e| cannot(e).in_file(path))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            let size = if size > MAX_FILE_BYTES {
+                format!("{size} bytes")
+            } else {
+                format!("more than {MAX_FILE_BYTES} bytes")
+            };
+            return Err(Diagnostic::error(format!(
+                "the file is {size}, over the limit of {MAX_FILE_BYTES} bytes (1 MiB) for a file; it was left out"
+            ))
+            .in_file(path)
+            .help("split it into smaller files"));
+        }
+        match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),
-            Err(e) => {
-                Err(Diagnostic::error(format!("cannot read {}: {e}", path.display())).in_file(path))
-            }
+            Err(e) => Err(invalid_utf8(path, e)),
         }
     }
 
@@ -90,6 +120,20 @@ impl SourceFile {
         let start = self.line_starts()[line];
         (line + 1, self.text[start..offset].chars().count() + 1)
     }
+}
+
+/// The diagnostic for a file that is not UTF-8, pointing at its first bad byte.
+fn invalid_utf8(path: &Path, error: std::string::FromUtf8Error) -> Diagnostic {
+    let good = error.utf8_error().valid_up_to();
+    let bad = error.as_bytes()[good];
+    // The text up to the bad byte is kept as it is, so offsets into it stay true.
+    let file = SourceFile::new(path, String::from_utf8_lossy(error.as_bytes()).into_owned());
+    Diagnostic::error(format!(
+        "the file is not valid UTF-8: byte 0x{bad:02x} cannot start or continue a character"
+    ))
+    .at(&file, good, 1)
+    .label("here")
+    .help("save the file as UTF-8")
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -678,5 +722,31 @@ mod tests {
         for line in (1..=20_000).rev() {
             assert_eq!(f.line_col(f.offset_of(line, 2)), (line, 2));
         }
+    }
+
+    #[test]
+    fn reading_stops_one_byte_past_the_limit() {
+        // An endless file: reading it whole would never end.
+        let endless = Path::new("/dev/zero");
+        if !endless.exists() {
+            return;
+        }
+        let d = SourceFile::read(endless).unwrap_err();
+        assert!(
+            d.message
+                .contains(&format!("more than {MAX_FILE_BYTES} bytes")),
+            "{d}"
+        );
+        assert_eq!(d.file.as_deref(), Some(endless));
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ron");
+        std::fs::write(&path, b"ok\n  \xc3\xa9\xff rest\n").unwrap();
+        let d = SourceFile::read(&path).unwrap_err();
+        assert_eq!(d.position, Some(Position { line: 2, column: 4 }), "{d}");
+        assert!(d.message.contains("0xff"), "{d}");
     }
 }

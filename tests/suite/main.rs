@@ -16,6 +16,7 @@ mod battle_scripts;
 mod battle_world;
 mod chain_examples;
 mod cli;
+mod cli_hardening;
 mod content;
 mod core_attackers;
 mod core_blueprints;
