@@ -232,15 +232,27 @@ impl Snippet {
             if from > 0 {
                 text.push_str(CUT);
             }
-            if l == line {
-                at = text.len() + (offset - range.start - from);
-            }
             let shown = &whole[from..];
             let to = shown
                 .char_indices()
                 .nth(SHOWN_LINE)
                 .map_or(shown.len(), |(i, _)| i);
-            text.push_str(&shown[..to]);
+            let start = text.len();
+            // Control characters (an escape sequence in a file) are shown as `?`, one byte and
+            // one column like the character they stand for, so they never reach the terminal.
+            text.extend(shown[..to].chars().map(
+                |c| {
+                    if c.is_control() && c != '\t' { '?' } else { c }
+                },
+            ));
+            if l == line {
+                let before = shown[..offset - range.start - from].chars().count();
+                at = start
+                    + text[start..]
+                        .char_indices()
+                        .nth(before)
+                        .map_or(text.len() - start, |(i, _)| i);
+            }
             if to < shown.len() {
                 text.push_str(CUT);
             }
@@ -748,5 +760,27 @@ mod tests {
         let d = SourceFile::read(&path).unwrap_err();
         assert_eq!(d.position, Some(Position { line: 2, column: 4 }), "{d}");
         assert!(d.message.contains("0xff"), "{d}");
+    }
+
+    #[test]
+    fn control_characters_in_a_file_never_reach_the_terminal() {
+        let f = SourceFile::new("a.ron", "(\x1b]0;pwned\x07 name: 5)\n");
+        let offset = f.text.find("name").unwrap();
+        let text = Diagnostic::error("bad")
+            .at(&f, offset, 4)
+            .label("here")
+            .render(false);
+        assert!(!text.contains(['\x1b', '\x07']), "{text:?}");
+        assert!(text.contains("a.ron:1:13"), "{text}");
+        let shown = text.lines().find(|l| l.contains("name")).unwrap();
+        let caret = text
+            .lines()
+            .find(|l| l.contains('·') && l.contains('─'))
+            .unwrap();
+        let column = |l: &str, at: usize| l[..at].chars().count();
+        assert_eq!(
+            column(shown, shown.find("name").unwrap()),
+            column(caret, caret.find('─').unwrap())
+        );
     }
 }

@@ -23,5 +23,6 @@ pub mod rng;
 pub mod ron_file;
 pub mod run;
 pub mod terrain;
+pub mod text;
 pub mod waves;
 pub mod worldgen;

@@ -15,6 +15,8 @@ mod vm;
 
 use std::fmt;
 
+use crate::text::{escape_controls, hide_addresses};
+
 pub use budget::{Budget, BudgetGuard};
 pub use sandbox::{Limits, ModScripts, Sandbox};
 
@@ -162,7 +164,9 @@ fn split_location(text: &str) -> Option<(&str, usize, String)> {
 impl ScriptError {
     /// Turns an mlua error from running code of `mod_id` into a located script error.
     /// `fallback` is where to point when the VM gives no position: the script, and the line
-    /// of the function called if known.
+    /// of the function called if known. The message is made safe to show: a script chooses
+    /// its error's text (escape sequences included) and mlua may print a heap address into it
+    /// (`error({})`), so control characters are escaped and addresses hidden.
     pub fn from_lua(
         mod_id: &str,
         error: &mlua::Error,
@@ -175,12 +179,17 @@ impl ScriptError {
         };
         ScriptError {
             mod_id: mod_id.to_string(),
-            file,
+            file: file.map(|f| printable(&f)),
             line,
             kind,
-            message,
+            message: printable(&message),
         }
     }
+}
+
+/// `text` with heap addresses hidden and control characters escaped.
+fn printable(text: &str) -> String {
+    escape_controls(&hide_addresses(text)).into_owned()
 }
 
 fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, String) {
@@ -242,6 +251,42 @@ mod tests {
         assert_eq!(line, Some(2));
         assert!(!message.is_empty());
         assert!(compile("return 1").is_ok());
+    }
+
+    #[test]
+    fn messages_are_shown_without_addresses_or_control_characters() {
+        let error = mlua::Error::RuntimeError(
+            "scripts/b.lua:3: \x1b[2Jbad value table: 0x55d0c2a1b3c8\x07".into(),
+        );
+        let e = ScriptError::from_lua("m", &error, None);
+        assert_eq!(e.message, "\\u{1b}[2Jbad value table: <address>\\u{7}");
+        assert_eq!(e.line, Some(3));
+        let fault = Fault {
+            kind: ScriptErrorKind::Runtime,
+            location: Some(("scripts/\x1bc.lua".into(), 1)),
+            message: "userdata: 0x7f00aa11bb22".into(),
+        };
+        let e = ScriptError::from_lua("m", &mlua::Error::external(fault), None);
+        assert_eq!(e.message, "userdata: <address>");
+        assert_eq!(e.file.as_deref(), Some("scripts/\\u{1b}c.lua"));
+    }
+
+    #[test]
+    fn errors_raised_with_any_value_show_no_address() {
+        let lua = mlua::Lua::new();
+        for raised in [
+            "error({})",
+            "error(function() end)",
+            "error(coroutine.create(print))",
+        ] {
+            let error = lua
+                .load(raised)
+                .set_name("=scripts/a.lua")
+                .exec()
+                .unwrap_err();
+            let e = ScriptError::from_lua("m", &error, None);
+            assert!(!e.message.contains("0x"), "{raised}: {}", e.message);
+        }
     }
 
     #[test]

@@ -125,3 +125,22 @@ fn invalid_utf8_is_reported_at_the_line_and_column_of_the_first_bad_byte() {
     assert!(stderr.contains("not valid UTF-8"), "{stderr}");
     assert!(stderr.contains("0xe9"), "{stderr}");
 }
+
+#[test]
+fn escape_sequences_from_scripts_reach_neither_the_log_nor_the_diagnostics() {
+    let script = br#"print("\27[31mred\27[0m")
+error("\27]0;pwned\7 " .. "bell")
+"#;
+    let mods = mod_folder(&[("scripts/noisy.lua", script)]);
+    let home = tempfile::tempdir().unwrap();
+    let out = rampart(
+        home.path(),
+        &["--log", "info", "check", "--mods-dir", path_str(&mods)],
+    );
+    let (stdout, stderr) = exits(&out, 1);
+    assert!(!stdout.contains(['\x1b', '\x07']), "{stdout:?}");
+    assert!(!stderr.contains(['\x1b', '\x07']), "{stderr:?}");
+    // The log escapes what scripts print (tracing's own escaping).
+    assert!(stderr.contains("[31mred"), "{stderr}");
+    assert!(stderr.contains("\\u{1b}]0;pwned\\u{7} bell"), "{stderr}");
+}
