@@ -50,6 +50,7 @@ pub use economy::Payment;
 pub use effects::{Effect, Lasting, Stacking};
 pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
+pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
 pub use scripting::ScriptHost;
 pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
@@ -246,6 +247,12 @@ pub enum LogKind {
         /// The mod.
         mod_id: String,
     },
+    /// The battle reached [`MAX_ENTITIES`]: attackers that would have appeared beyond it (from
+    /// waves, deaths or scripts) did not. Logged once per battle.
+    EntityLimit {
+        /// The limit.
+        limit: usize,
+    },
     /// A wave made no progress for the level's `stall_ticks` and was ended; the attackers left
     /// were taken away.
     WaveStalled {
@@ -371,6 +378,8 @@ pub struct Battle {
     history: Vec<(u64, PlayerCommand)>,
     checkpoints: Vec<(u64, u64)>,
     wave_ended: bool,
+    /// Whether the battle has said that it reached [`MAX_ENTITIES`] (it says so once).
+    entity_limit_logged: bool,
     /// Whether an attacker moved closer or was damaged this tick (see `spawning.rs`).
     progressed: bool,
     /// The attackers at the end of the last tick, as a count and a sum of their ids.
@@ -443,6 +452,7 @@ impl Battle {
             history: Vec::new(),
             checkpoints: Vec::new(),
             wave_ended: false,
+            entity_limit_logged: false,
             progressed: false,
             roster: (0, 0),
             stalled_for: 0,

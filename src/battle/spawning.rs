@@ -196,6 +196,9 @@ impl Battle {
 
     /// Brings a queued attacker in.
     pub(super) fn spawn(&mut self, attacker: AttackerId, at: SpawnAt) -> Option<EntityId> {
+        if !self.room_for_attacker() {
+            return None;
+        }
         match at {
             SpawnAt::Point(p) => Some(self.spawn_attacker(attacker, p)),
             SpawnAt::Route(route) => {

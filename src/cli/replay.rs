@@ -53,7 +53,21 @@ pub fn run(context: &Context, args: &ReplayArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The largest record file read: records of the longest battles are a few megabytes.
+const MAX_RECORD_BYTES: u64 = 64 << 20;
+
 fn read(path: &Path) -> Result<Replay, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        return Err(format!(
+            "the file is larger than a battle record may be ({} MiB)",
+            MAX_RECORD_BYTES >> 20
+        ));
+    }
+    // serde's message names the field at fault and its line and column.
     serde_json::from_str(&text).map_err(|e| format!("not a battle record: {e}"))
 }

@@ -379,6 +379,17 @@ fn sync(
     for entry in log {
         match entry.kind {
             LogKind::Refused { reason, .. } => session.notify(reason),
+            LogKind::WaveStalled {
+                wave,
+                ticks,
+                attackers,
+            } => session.notify(format!(
+                "Wave {wave} made no progress for {} s and was ended ({attackers} attackers taken away)",
+                ticks / rampart::TICKS_PER_SECOND as u32
+            )),
+            LogKind::EntityLimit { limit } => session.notify(format!(
+                "The battle holds {limit} attackers and buildings, the most it may: no more appear"
+            )),
             LogKind::Damaged {
                 target,
                 amount,

@@ -37,6 +37,14 @@ impl PerLevel {
     }
 }
 
+/// The most waves one level may have. A level's wave count comes from its fuel goal and the
+/// Hub's production unless the rule gives one; either way past this the level cannot be set up.
+pub const MAX_WAVES_PER_LEVEL: u32 = 200;
+
+/// The longest path (in segments) a level may ask for; path lengths grow with the level, so this
+/// is also how far a run can go on a level setter whose paths keep growing.
+pub const MAX_PATH_LENGTH: u32 = 256;
+
 /// Which attacker types a level's waves draw from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -426,11 +434,11 @@ impl Check<'_> {
         if let Err(e) = r.waves.validate() {
             self.error(at, "waves", e.to_string(), None);
         }
-        if r.wave_count == Some(0) {
+        if r.wave_count == Some(0) || r.wave_count > Some(MAX_WAVES_PER_LEVEL) {
             self.error(
                 at,
                 "wave_count",
-                "`wave_count` must be at least 1".into(),
+                format!("`wave_count` must be from 1 to {MAX_WAVES_PER_LEVEL}"),
                 None,
             );
         }

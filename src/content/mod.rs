@@ -39,7 +39,7 @@ pub use attacker::{AttackerType, Size, Spawn};
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
-pub use levels::LevelSetter;
+pub use levels::{LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL};
 pub use tutorial::Tutorial;
 pub use wave_params::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
 

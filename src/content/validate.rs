@@ -6,6 +6,13 @@ use super::load::Item;
 use super::{AttackerType, Behaviour, Blueprint, Placement, Projectile, ScriptRef, Shape, Targets};
 use crate::diagnostics::{Diagnostic, Diagnostics, closest, did_you_mean};
 
+/// The largest number a content file may give a cost, health, speed or other amount: far beyond
+/// any balance (a finite 1e308 would overflow the sums the battle makes with it).
+pub const MAX_NUMBER: f64 = 1e9;
+
+/// The most attackers one entry of `spawns_on_death` may release.
+pub const MAX_SPAWN_COUNT: u32 = 100;
+
 /// Collects the problems of one item.
 struct Checker<'a, T> {
     item: &'a Item<T>,
@@ -54,7 +61,9 @@ impl<'a, T> Checker<'a, T> {
     }
 
     fn positive(&mut self, field: &str, value: f64) {
-        if !(value.is_finite() && value > 0.0) {
+        if value > MAX_NUMBER {
+            self.too_large(field, value);
+        } else if !(value.is_finite() && value > 0.0) {
             self.field_error(
                 field,
                 format!("`{field}` must be a positive number, not {value}"),
@@ -63,8 +72,18 @@ impl<'a, T> Checker<'a, T> {
         }
     }
 
+    fn too_large(&mut self, field: &str, value: f64) {
+        self.field_error(
+            field,
+            format!("`{field}` is {value}, more than the largest number content may use"),
+            Some(format!("at most {MAX_NUMBER}")),
+        );
+    }
+
     fn non_negative(&mut self, field: &str, value: f64) {
-        if !(value.is_finite() && value >= 0.0) {
+        if value > MAX_NUMBER {
+            self.too_large(field, value);
+        } else if !(value.is_finite() && value >= 0.0) {
             self.field_error(
                 field,
                 format!("`{field}` cannot be negative ({value})"),
@@ -244,8 +263,12 @@ pub(super) fn attacker(
                 help,
             );
         }
-        if spawn.count == 0 {
-            c.field_error("count", "a spawn `count` must be at least 1".into(), None);
+        if spawn.count == 0 || spawn.count > MAX_SPAWN_COUNT {
+            c.field_error(
+                "count",
+                format!("a spawn `count` must be from 1 to {MAX_SPAWN_COUNT}"),
+                None,
+            );
         }
         spawn.attacker = full;
     }

@@ -17,6 +17,11 @@ use crate::content::ContentDb;
 /// The version of the record format: 2 since the battle's starting values are one `start`.
 pub const FORMAT: u32 = 2;
 
+/// The longest battle a record may hold, in ticks: 1 000 000 ticks are almost 14 hours of play
+/// (a level has at most 200 waves). Replaying costs as long as the battle, so a record cannot ask
+/// for more.
+pub const MAX_TICKS: u64 = 1_000_000;
+
 /// A recorded battle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
@@ -48,6 +53,26 @@ pub enum ReplayError {
     /// The record has a format this build does not read.
     #[error("the record is format {0}; this build reads format {FORMAT}")]
     Format(u32),
+    /// The record contradicts itself or asks for more than a record may.
+    #[error("the record's `{field}` {problem}")]
+    Malformed {
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The recording has a wave ending at a tick where the replay has none.
+    #[error(
+        "at tick {tick} the recording has a wave ending (state hash {expected:016x}); the replay has none there (its state hash is {found:016x})"
+    )]
+    NoWaveEnd {
+        /// The tick.
+        tick: u64,
+        /// The recorded hash.
+        expected: u64,
+        /// The replay's state hash after that tick.
+        found: u64,
+    },
     /// The state differs from the recording.
     #[error("at tick {tick} the state hash is {found:016x}, the recording says {expected:016x}")]
     Diverged {
@@ -91,6 +116,7 @@ impl Replay {
         if self.format != FORMAT {
             return Err(ReplayError::Format(self.format));
         }
+        self.check()?;
         let mut battle = self.setup.start(content)?;
         for (tick, command) in &self.commands {
             battle
@@ -110,13 +136,23 @@ impl Replay {
                     .checkpoints()
                     .iter()
                     .find(|(t, _)| *t == tick)
-                    .map_or(0, |(_, h)| *h);
-                if found != expected {
-                    return Err(ReplayError::Diverged {
-                        tick,
-                        expected,
-                        found,
-                    });
+                    .map(|(_, h)| *h);
+                match found {
+                    Some(found) if found != expected => {
+                        return Err(ReplayError::Diverged {
+                            tick,
+                            expected,
+                            found,
+                        });
+                    }
+                    Some(_) => {}
+                    None => {
+                        return Err(ReplayError::NoWaveEnd {
+                            tick,
+                            expected,
+                            found: battle.state_hash(),
+                        });
+                    }
                 }
                 matched += 1;
             }
@@ -130,5 +166,44 @@ impl Replay {
             });
         }
         Ok((battle, matched + 1))
+    }
+
+    /// Whether the record is consistent with itself and within [`MAX_TICKS`], before anything is
+    /// played: a record read from a file may say anything.
+    fn check(&self) -> Result<(), ReplayError> {
+        let malformed = |field, problem: String| Err(ReplayError::Malformed { field, problem });
+        let end = self.end.0;
+        if end > MAX_TICKS {
+            return malformed(
+                "end",
+                format!(
+                    "tick {end} is past the longest battle a record may hold ({MAX_TICKS} ticks)"
+                ),
+            );
+        }
+        if let Some((tick, _)) = self.commands.iter().find(|(t, _)| *t > end) {
+            return malformed(
+                "commands",
+                format!("has a command at tick {tick}, after the recording's end at tick {end}"),
+            );
+        }
+        if let Some((tick, _)) = self.checkpoints.iter().find(|(t, _)| *t > end) {
+            return malformed(
+                "checkpoints",
+                format!(
+                    "has a wave ending at tick {tick}, after the recording's end at tick {end}"
+                ),
+            );
+        }
+        if let Some(pair) = self.checkpoints.windows(2).find(|w| w[0].0 >= w[1].0) {
+            return malformed(
+                "checkpoints",
+                format!(
+                    "are not in order of their ticks ({} then {})",
+                    pair[0].0, pair[1].0
+                ),
+            );
+        }
+        Ok(())
     }
 }

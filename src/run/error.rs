@@ -27,6 +27,28 @@ pub enum RunError {
         /// The Hub blueprint.
         hub: String,
     },
+    /// The level would have more waves than a level may have.
+    #[error(
+        "level {level}: its fuel goal and the Hub's production make {waves} waves, more than the {max} a level may have (levels.ron: lower `fuel_goal` or set `wave_count`)",
+        max = crate::content::MAX_WAVES_PER_LEVEL
+    )]
+    TooManyWaves {
+        /// The level.
+        level: u32,
+        /// How many waves it would have.
+        waves: f64,
+    },
+    /// The level's paths would be longer than a path may be.
+    #[error(
+        "level {level}: its paths grow to {length} segments, longer than the {max} a path may be (levels.ron: `lengths` and `length_per_level`); the run cannot go further",
+        max = crate::content::MAX_PATH_LENGTH
+    )]
+    PathTooLong {
+        /// The level.
+        level: u32,
+        /// The longest path it asks for.
+        length: i64,
+    },
     /// No attacker type fits the level's value window.
     #[error("level {level}: no attacker type has a value between {min} and {max}")]
     NoAttackers {

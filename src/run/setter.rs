@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::RunError;
 use crate::battle::{WaveSpawn, WaveSpawns};
-use crate::content::{ContentDb, LevelSetter, Size};
+use crate::content::{ContentDb, LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL, Size};
 use crate::rng::Seed;
 use crate::waves::{AttackerPool, LevelWaves, Wave, WaveParams, level_waves};
 
@@ -55,11 +55,18 @@ impl LevelSpec {
         let mut rng = level_seed(run_seed, level).branch("setup").rng();
 
         let step = i64::from(rule.length_per_level) * i64::from(steps);
-        let path_lengths = rule
+        let path_lengths: Vec<i64> = rule
             .lengths
             .iter()
-            .map(|&l| (i64::from(l) + step).max(i64::from(rule.min_length)) as u32)
+            .map(|&l| (i64::from(l) + step).max(i64::from(rule.min_length)))
             .collect();
+        if let Some(&length) = path_lengths
+            .iter()
+            .find(|&&l| l > i64::from(MAX_PATH_LENGTH))
+        {
+            return Err(RunError::PathTooLong { level, length });
+        }
+        let path_lengths: Vec<u32> = path_lengths.into_iter().map(|l| l as u32).collect();
 
         let terrains: Vec<&str> = if rule.terrains.is_empty() {
             content.terrains.iter().map(|t| t.id.as_str()).collect()
@@ -77,8 +84,8 @@ impl LevelSpec {
             .and_then(|id| content.blueprint(id).fuel_production)
             .unwrap_or(0.0);
         let wave_count = match rule.wave_count {
-            Some(n) => n,
-            None if hub_fuel > 0.0 => (fuel_goal / hub_fuel).ceil().max(1.0) as u32,
+            Some(n) => f64::from(n),
+            None if hub_fuel > 0.0 => (fuel_goal / hub_fuel).ceil().max(1.0),
             None => {
                 return Err(RunError::NoWaveCount {
                     level,
@@ -86,6 +93,14 @@ impl LevelSpec {
                 });
             }
         };
+        // A fuel goal far beyond what the Hub makes would mean waves without end.
+        if wave_count.is_nan() || wave_count > f64::from(MAX_WAVES_PER_LEVEL) {
+            return Err(RunError::TooManyWaves {
+                level,
+                waves: wave_count,
+            });
+        }
+        let wave_count = wave_count as u32;
 
         let difficulty = rule.difficulty.at(steps).max(0.0);
         let mut params = rule.waves.clone();

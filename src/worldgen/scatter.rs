@@ -81,7 +81,14 @@ impl Placed {
     }
 }
 
-/// Scatters the models of every definition over the world.
+/// The most instances one scatter model places per tile of the world, on average: far beyond any
+/// real terrain type (the core's place well under one), and what keeps a definition with zero
+/// radii and thousands of tries per tile from filling memory.
+pub const MAX_INSTANCES_PER_TILE: usize = 16;
+
+/// Scatters the models of every definition over the world. Each definition places at most
+/// [`MAX_INSTANCES_PER_TILE`] times the world's tiles instances; past that it stops, the same way
+/// in every run.
 pub fn scatter_models(
     terrain_type: &TerrainType,
     field: &Field<'_>,
@@ -99,14 +106,19 @@ pub fn scatter_models(
         widest: 0.0,
     };
     let mut out = Vec::new();
+    let most = MAX_INSTANCES_PER_TILE * grid.len();
     for (m, (def, expr)) in terrain_type.scatter.iter().zip(&compiled).enumerate() {
-        for tile in grid.tiles() {
+        let first = out.len();
+        'tiles: for tile in grid.tiles() {
             // Most tiles are far from the obstacle a definition follows: skip those where no
             // point can reach the threshold.
             if expr.bounds(field, tile).1 < def.value_threshold {
                 continue;
             }
             for _ in 0..def.tries_per_tile {
+                if out.len() - first >= most {
+                    break 'tiles;
+                }
                 let x = f64::from(tile.x) + rng.unit() - 0.5;
                 let y = f64::from(tile.y) + rng.unit() - 0.5;
                 let value = expr.eval(field, x, y);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::common::arena::{Arena, STRAIGHT};
 use crate::common::{hostile_mods, load_dirs, repo_mods};
-use rampart::battle::{Battle, SpawnAt};
+use rampart::battle::{Battle, LogKind, MAX_ENTITIES, SpawnAt};
 use rampart::content::ContentDb;
 use rampart::lua::ScriptError;
 
@@ -103,4 +103,25 @@ fn spawns_where_nothing_can_be_are_refused() {
     for (_, e) in b.entities() {
         assert!(e.position.x.is_finite() && e.position.y.is_finite());
     }
+}
+
+#[test]
+fn spawning_without_end_stops_at_the_entity_limit() {
+    // A hundred spawns per attacker per tick: 120 000 attackers in 300 ticks without a cap.
+    let b = battle("spawn_flood");
+    assert!(b.entities().count() <= MAX_ENTITIES);
+    let errors = errors_of(&b, "spawn_flood");
+    assert!(
+        errors[0].message.contains("the most it may"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(
+        b.log()
+            .iter()
+            .filter(|l| matches!(l.kind, LogKind::EntityLimit { .. }))
+            .count(),
+        1,
+        "the limit is logged once"
+    );
 }

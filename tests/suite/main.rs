@@ -29,6 +29,7 @@ mod generate_cli;
 mod hostile;
 mod level_regenerate;
 mod levels;
+mod limits_data;
 mod replay;
 mod run_cli;
 mod runs;

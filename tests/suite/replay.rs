@@ -216,3 +216,38 @@ fn the_checked_in_record_replays_with_its_hashes() {
     assert!(record.checkpoints.len() >= 2, "{:?}", record.checkpoints);
     assert_eq!(record.verify(&content), Ok(record.checkpoints.len() + 1));
 }
+
+/// The checked-in record, read.
+fn checked_in() -> Replay {
+    serde_json::from_str(&std::fs::read_to_string(fixture_record()).unwrap()).unwrap()
+}
+
+#[test]
+fn a_record_that_asks_for_more_than_a_battle_is_refused_before_playing() {
+    let content = content();
+    let mut record = checked_in();
+    // Replaying to tick 4e9 would take hours: refused at once, naming the field.
+    record.end.0 = 4_000_000_000;
+    let error = record.verify(&content).unwrap_err().to_string();
+    assert!(
+        error.contains("`end`") && error.contains("1000000"),
+        "{error}"
+    );
+
+    let mut record = checked_in();
+    record.checkpoints.push((record.end.0 + 5, 1));
+    let error = record.verify(&content).unwrap_err().to_string();
+    assert!(error.contains("`checkpoints`"), "{error}");
+}
+
+#[test]
+fn a_wave_end_the_replay_does_not_have_is_reported_with_the_real_hash() {
+    let content = content();
+    let mut record = checked_in();
+    let (first, _) = record.checkpoints[0];
+    // A wave ending one tick early, which the replay does not have.
+    record.checkpoints.insert(0, (first - 1, 42));
+    let error = record.verify(&content).unwrap_err().to_string();
+    assert!(error.contains("the replay has none there"), "{error}");
+    assert!(!error.contains("0000000000000000"), "{error}");
+}

@@ -9,7 +9,7 @@ use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::scripting::HostLink;
 use crate::battle::scripting::register::RegistrationKind;
 use crate::battle::{
-    Barrier, Battle, Effect, EntityId, EntityKind, Lasting, Phase, Stacking, chains,
+    Barrier, Battle, Effect, EntityId, EntityKind, Lasting, MAX_ENTITIES, Phase, Stacking, chains,
 };
 use crate::lua::{Fault, ScriptErrorKind};
 
@@ -124,6 +124,15 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                         })?;
                         Ok::<_, mlua::Error>(b.spawn_attacker(id, at))
                     };
+                    if !b.room_for_attacker() {
+                        return Err(Fault::here(
+                            lua,
+                            ScriptErrorKind::Runtime,
+                            format!(
+                                "game:spawn: the battle already holds {MAX_ENTITIES} attackers and buildings, the most it may"
+                            ),
+                        ));
+                    }
                     let entity = match (&at, y) {
                         // Where another entity is, walking on from there if it walks a path.
                         (Value::UserData(_) | Value::Table(_), None) => {
