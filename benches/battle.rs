@@ -11,12 +11,14 @@
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rampart::battle::{
-    Battle, BattleConfig, PlayerCommand, Position, Route, WaveSpawn, WaveSpawns,
+    Battle, BattleConfig, Damage, EntityKind, Gain, Owner, PlayerCommand, Position, Route, Scope,
+    WaveSpawn, WaveSpawns,
 };
-use rampart::content::ContentDb;
+use rampart::content::{BlueprintKind, ContentDb, DamageType};
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart::rng::Seed;
 use rampart::worldgen::{Pos, World};
@@ -66,7 +68,7 @@ fn content(dir: &Path) -> Arc<ContentDb> {
     write("b/mod.ron", r#"(id: "b", name: "Bench", version: "0.1.0")"#);
     write(
         "b/attackers/blob.ron",
-        r#"(name: "Blob", size: Small, max_health: 1e12, speed: 0.0001, min_spacing: 0.5, value: 1)"#,
+        r#"(name: "Blob", size: Small, max_health: 1e9, speed: 0.0001, min_spacing: 0.5, value: 1)"#,
     );
     let tower = |name: &str, extra: &str| {
         format!(
@@ -202,5 +204,168 @@ fn ticks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ticks);
+/// The core mod as the game loads it.
+fn core_content() -> Arc<ContentDb> {
+    let dirs = [ModDir {
+        path: Path::new(env!("CARGO_MANIFEST_DIR")).join("mods"),
+        origin: Origin::Game,
+    }];
+    let (db, diagnostics) = ContentDb::load(&ModSet::discover(&dirs, &ModSettings::default()));
+    assert!(!diagnostics.has_errors());
+    Arc::new(db)
+}
+
+/// A battle of real core content on the snake: `towers` of core's towers (every kind in turn,
+/// with their scripts) beside the path, and `attackers` of core's scripted attacker types
+/// (resistances, shields, coffins, druids, slimes that split…) spread over the path, walking.
+fn core_battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
+    let mut config = BattleConfig::new(Seed(2));
+    config.world = Some(Arc::new(World::from_layout(&layout()).unwrap()));
+    config.start.materials = 1e9;
+    config.start.energy = 1e9;
+    config.start.waves = vec![WaveSpawns {
+        spawns: vec![WaveSpawn {
+            delay: u32::MAX,
+            path: 0,
+            attacker: "core:skeleton".into(),
+        }],
+    }];
+    let mut b = Battle::new(content.clone(), config);
+    let field = b.field().unwrap().clone();
+    let kinds: Vec<&str> = content
+        .blueprints
+        .iter()
+        .filter(|bp| bp.kind == BlueprintKind::Tower)
+        .map(|bp| bp.id.as_str())
+        .collect();
+    let spots: Vec<Pos> = (0..SIZE)
+        .flat_map(|y| (0..SIZE).map(move |x| Pos::new(x, y)))
+        .filter(|&p| !field.on_path(p))
+        .collect();
+    let mut placed = 0;
+    for (i, p) in spots.iter().enumerate() {
+        if placed == towers {
+            break;
+        }
+        let at = Position {
+            x: f64::from(p.x),
+            y: f64::from(p.y),
+        };
+        if b.place(kinds[i % kinds.len()], at, 0).is_ok() {
+            placed += 1;
+        }
+    }
+    assert_eq!(placed, towers, "room for the towers");
+    b.submit(PlayerCommand::StartWave);
+    b.step();
+    let scripted: Vec<_> = content
+        .attackers
+        .iter()
+        .filter(|a| a.script.is_some())
+        .map(|a| content.attacker_id(&a.id).unwrap())
+        .collect();
+    let segments = field.segment_count();
+    for i in 0..attackers {
+        let segment = i % segments;
+        let progress = (i / segments) as f64 * 0.1 % 1.0;
+        let p = field.along(segment, progress);
+        b.spawn_attacker_at(
+            scripted[i % scripted.len()],
+            Position { x: p.x, y: p.y },
+            Some(Route { segment, progress }),
+        );
+    }
+    b
+}
+
+/// The 50th and 99th percentile of `times`.
+fn percentiles(mut times: Vec<Duration>) -> (Duration, Duration) {
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99))
+}
+
+/// Real core content at scale: the tick time of 2 000 scripted attackers against 150 towers
+/// (p50 and p99 over the first 200 ticks, while the towers fight them down), and the tick in
+/// which 1 000 attackers die at once. Printed, as criterion reports means.
+fn core_at_scale(_: &mut Criterion) {
+    let content = core_content();
+    let mut b = core_battle(&content, 2000, 150);
+    let alive = |b: &Battle| {
+        b.entities()
+            .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
+            .count()
+    };
+    let before = alive(&b);
+    let times: Vec<Duration> = (0..200)
+        .map(|_| {
+            let start = Instant::now();
+            b.step();
+            black_box(b.drain_log().len());
+            start.elapsed()
+        })
+        .collect();
+    let (p50, p99) = percentiles(times);
+    println!(
+        "core at scale: {before} attackers (scripted core types) x 150 core towers: tick p50 {:.2} ms, p99 {:.2} ms over 200 ticks ({} attackers left)",
+        p50.as_secs_f64() * 1e3,
+        p99.as_secs_f64() * 1e3,
+        alive(&b)
+    );
+
+    // A thousand attackers die inside one outer command (a blow dealt from a reaction), so
+    // their deaths resolve together when it ends: the killed events, on_death hooks, coffins'
+    // and slimes' spawns, all at once.
+    let mut times = Vec::new();
+    for round in 0..5 {
+        let mut b = core_battle(&content, 1000, 0);
+        let ids: Vec<_> = b
+            .entities()
+            .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
+            .map(|(id, _)| id)
+            .collect();
+        let victims = ids.clone();
+        b.chains
+            .add_energy
+            .react(
+                Owner::Engine,
+                Scope::Global,
+                1,
+                Box::new(move |b: &mut Battle, _: &Gain| {
+                    for &target in &victims {
+                        b.command(
+                            |b| &b.chains.damage,
+                            Damage {
+                                target,
+                                amount: 1e12,
+                                types: [DamageType::HpLoss].into_iter().collect(),
+                                source: None,
+                                dealt: 0.0,
+                            },
+                        );
+                    }
+                }),
+            )
+            .unwrap();
+        let start = Instant::now();
+        b.command(
+            |b| &b.chains.add_energy,
+            Gain {
+                amount: 1.0,
+                source: None,
+            },
+        );
+        times.push(start.elapsed());
+        let left = ids.iter().filter(|&&id| b.entity(id).is_some()).count();
+        assert_eq!(left, 0, "round {round}: all died");
+    }
+    let (p50, worst) = (percentiles(times.clone()).0, *times.iter().max().unwrap());
+    println!(
+        "core at scale: 1000 attackers dying at once: median {:.2} ms, slowest {:.2} ms over 5 rounds",
+        p50.as_secs_f64() * 1e3,
+        worst.as_secs_f64() * 1e3
+    );
+}
+
+criterion_group!(benches, ticks, core_at_scale);
 criterion_main!(benches);

@@ -29,8 +29,14 @@ pub struct GenerateArgs {
     /// 4: 20,22,24,26).
     #[arg(long, value_name = "N")]
     pub paths: Option<usize>,
-    /// The length of each path, in segments from outside the world to the Hub.
-    #[arg(long, value_name = "A,B,..", value_delimiter = ',')]
+    /// The length of each path, in segments from outside the world to the Hub (2 to 256, the
+    /// longest a level may ask for).
+    #[arg(
+        long,
+        value_name = "A,B,..",
+        value_delimiter = ',',
+        value_parser = clap::value_parser!(u32).range(2..=i64::from(rampart::content::MAX_PATH_LENGTH))
+    )]
     pub lengths: Vec<u32>,
     /// How many extra branches the final path network may add.
     #[arg(long, value_name = "N", default_value_t = 2)]

@@ -385,7 +385,7 @@ fn sync(
                 attackers,
             } => session.notify(format!(
                 "Wave {wave} made no progress for {} s and was ended ({attackers} attackers taken away)",
-                ticks / rampart::TICKS_PER_SECOND as u32
+                ticks / crate::TICKS_PER_SECOND as u32
             )),
             LogKind::EntityLimit { limit } => session.notify(format!(
                 "The battle holds {limit} attackers and buildings, the most it may: no more appear"

@@ -444,6 +444,10 @@ fn bad_arguments_are_refused_with_what_is_allowed() {
         &["simulate", "--seed", "18446744073709551615", "--runs", "2"],
         "goes past the largest seed",
     );
+    refused(
+        &["generate", "--seed", "1", "--lengths", "4294967295"],
+        "not in 2..=256",
+    );
     let last = rampart(
         home.path(),
         &[
