@@ -123,19 +123,26 @@ return {
     Arc::new(db)
 }
 
-/// A battle in its wave with `attackers` on the path and `towers` beside it.
-fn battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
+/// A battle on the snake with plenty to build with, whose one wave sends `holding` only when
+/// no benchmark is looking, so the wave runs while the benchmark places its own attackers.
+fn on_the_snake(content: &Arc<ContentDb>, holding: &str) -> Battle {
     let mut config = BattleConfig::new(Seed(1));
     config.world = Some(Arc::new(World::from_layout(&layout()).unwrap()));
     config.start.materials = 1e9;
+    config.start.energy = 1e9;
     config.start.waves = vec![WaveSpawns {
         spawns: vec![WaveSpawn {
             delay: u32::MAX,
             path: 0,
-            attacker: "b:blob".into(),
+            attacker: holding.into(),
         }],
     }];
-    let mut b = Battle::new(content.clone(), config);
+    Battle::new(content.clone(), config)
+}
+
+/// A battle in its wave with `attackers` on the path and `towers` beside it.
+fn battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
+    let mut b = on_the_snake(content, "b:blob");
     let field = b.field().unwrap().clone();
     let spots: Vec<Pos> = (0..SIZE)
         .flat_map(|y| (0..SIZE).map(move |x| Pos::new(x, y)))
@@ -219,18 +226,7 @@ fn core_content() -> Arc<ContentDb> {
 /// with their scripts) beside the path, and `attackers` of core's scripted attacker types
 /// (resistances, shields, coffins, druids, slimes that split…) spread over the path, walking.
 fn core_battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
-    let mut config = BattleConfig::new(Seed(2));
-    config.world = Some(Arc::new(World::from_layout(&layout()).unwrap()));
-    config.start.materials = 1e9;
-    config.start.energy = 1e9;
-    config.start.waves = vec![WaveSpawns {
-        spawns: vec![WaveSpawn {
-            delay: u32::MAX,
-            path: 0,
-            attacker: "core:skeleton".into(),
-        }],
-    }];
-    let mut b = Battle::new(content.clone(), config);
+    let mut b = on_the_snake(content, "core:skeleton");
     let field = b.field().unwrap().clone();
     let kinds: Vec<&str> = content
         .blueprints
