@@ -15,8 +15,9 @@ use rampart::content::ContentDb;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart::rng::Seed;
 
-/// A mod with one plain attacker, one attacker whose script modifies its speed, and one whose
-/// script has an `on_tick` hook.
+/// A mod with one plain attacker, one attacker whose script modifies its own speed, one whose
+/// script modifies every attacker's speed (a global registration), and one whose script has an
+/// `on_tick` hook.
 fn content(dir: &Path) -> Arc<ContentDb> {
     let write = |rel: &str, text: &str| {
         let path = dir.join(rel);
@@ -35,12 +36,20 @@ fn content(dir: &Path) -> Arc<ContentDb> {
         &attacker("Hasty", "script: \"scripts/hasty.lua\","),
     );
     write(
+        "b/attackers/herald.ron",
+        &attacker("Herald", "script: \"scripts/herald.lua\","),
+    );
+    write(
         "b/attackers/ticking.ron",
         &attacker("Ticking", "script: \"scripts/ticking.lua\","),
     );
     write(
         "b/scripts/hasty.lua",
         "return { on_spawn = function(self, game) self:modify(\"speed\", -1, function(s) return s * 1.5 end) end }",
+    );
+    write(
+        "b/scripts/herald.lua",
+        "return { on_spawn = function(self, game) game:modify(\"speed\", -1, function(s, a) return s * 1.25 end) end }",
     );
     write(
         "b/scripts/ticking.lua",
@@ -157,6 +166,27 @@ fn lua_calls(c: &mut Criterion, content: &Arc<ContentDb>) {
         "the Lua modifier still ran at the end: {:?}",
         b.script_errors().collect::<Vec<_>>()
     );
+
+    // A global modifier is called about any attacker: it finds the attacker's handle in the
+    // VM's handle table, where a modifier scoped to its own entity holds that handle already.
+    let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+    let plain = b.spawn_attacker(content.attacker_id("b:plain").unwrap(), Position::default());
+    b.spawn_attacker(
+        content.attacker_id("b:herald").unwrap(),
+        Position::default(),
+    );
+    assert_eq!(b.query(|b| &b.chains.speed, &plain), 1.25);
+    let mut calls = 0u32;
+    group.bench_function("speed_query_with_one_global_lua_modifier", |bench| {
+        bench.iter(|| {
+            calls += 1;
+            if calls.is_multiple_of(10_000) {
+                b.step();
+            }
+            b.query(|b| &b.chains.speed, black_box(&plain))
+        })
+    });
+    assert_eq!(b.query(|b| &b.chains.speed, &plain), 1.25);
 
     // A tick with 100 entities whose script has an on_tick hook, against one without.
     let ticking = content.attacker_id("b:ticking").unwrap();

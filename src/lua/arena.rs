@@ -58,12 +58,12 @@ struct Arena {
 
 impl Memory {
     /// Reserves an arena of `capacity` bytes (at most 4 GiB; untouched pages cost no memory).
-    pub(super) fn new(capacity: usize) -> std::io::Result<Box<Memory>> {
+    pub(super) fn new(capacity: usize) -> std::io::Result<Memory> {
         let capacity = capacity
             .clamp(GRANULE, ALIGNMENT)
             .next_multiple_of(page_size());
         let base = region::reserve(capacity)?;
-        Ok(Box::new(Memory {
+        Ok(Memory {
             accounts: Accounts::default(),
             arena: Arena {
                 base,
@@ -71,7 +71,12 @@ impl Memory {
                 top: 0,
                 free: [ptr::null_mut(); CLASSES],
             },
-        }))
+        })
+    }
+
+    /// Bytes the VM uses now (what `Lua::used_memory` reports, read without a lock).
+    pub(super) fn used(&self) -> usize {
+        self.accounts.used.max(0) as usize
     }
 
     /// Where the arena starts: addresses minus this are the same in every process.
@@ -316,7 +321,7 @@ mod tests {
             let mut memory = Memory::new(1 << 20).unwrap();
             let base = memory.base();
             assert_eq!(base % ALIGNMENT, 0);
-            let ud = (&mut *memory as *mut Memory).cast();
+            let ud = (&mut memory as *mut Memory).cast();
             let mut offsets = Vec::new();
             // SAFETY: the blocks come from this allocator and are freed once, with their sizes.
             unsafe {
@@ -341,7 +346,7 @@ mod tests {
     fn the_limit_and_the_arena_bound_what_a_vm_gets() {
         let mut memory = Memory::new(1 << 16).unwrap();
         memory.accounts.limit = 1000;
-        let ud = (&mut *memory as *mut Memory).cast();
+        let ud = (&mut memory as *mut Memory).cast();
         // SAFETY: as above.
         unsafe {
             assert!(allocate(ud, ptr::null_mut(), 0, 2000).is_null());

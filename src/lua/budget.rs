@@ -56,7 +56,7 @@ impl Budget {
     }
 
     /// Starts a call from the host. The outermost call sets the budget; nested calls share it.
-    pub fn enter(self: &Rc<Self>, instructions: u64, wall_clock: Duration) -> BudgetGuard {
+    pub fn enter(&self, instructions: u64, wall_clock: Duration) -> BudgetGuard<'_> {
         if self.depth.get() == 0 {
             self.remaining.set(instructions);
             self.spent.set(0);
@@ -64,9 +64,7 @@ impl Budget {
             self.started.set(None);
         }
         self.depth.set(self.depth.get() + 1);
-        BudgetGuard {
-            budget: self.clone(),
-        }
+        BudgetGuard { budget: self }
     }
 
     /// Sets up `accounts` accounts, each allowed `allowance` units per period.
@@ -141,6 +139,27 @@ impl Budget {
         Ok(())
     }
 
+    /// Spends one unit if that is all there is to do: inside a host call, with budget and
+    /// allowance left and no clock check due. Otherwise spends nothing and returns `false`, and
+    /// [`Budget::spend`] decides. The interrupt's quick path, which skips mlua's callback wrapper.
+    pub fn spend_quick(&self) -> bool {
+        let left = self.remaining.get();
+        let spent = self.spent.get() + 1;
+        if self.depth.get() == 0 || left == 0 || spent.is_multiple_of(CLOCK_EVERY) {
+            return false;
+        }
+        if let Some(account) = self.account.get() {
+            let mut accounts = self.accounts.borrow_mut();
+            match accounts.get_mut(account) {
+                Some(used) if *used < self.allowance.get() => *used += 1,
+                _ => return false,
+            }
+        }
+        self.remaining.set(left - 1);
+        self.spent.set(spent);
+        true
+    }
+
     /// Units spent by the current outermost call.
     pub fn spent(&self) -> u64 {
         self.spent.get()
@@ -148,11 +167,11 @@ impl Budget {
 }
 
 /// Ends a host call when dropped.
-pub struct BudgetGuard {
-    budget: Rc<Budget>,
+pub struct BudgetGuard<'a> {
+    budget: &'a Budget,
 }
 
-impl Drop for BudgetGuard {
+impl Drop for BudgetGuard<'_> {
     fn drop(&mut self) {
         self.budget.depth.set(self.budget.depth.get() - 1);
     }

@@ -80,7 +80,7 @@ impl Sandbox {
             | StdLib::UTF8
             | StdLib::BUFFER
             | StdLib::COROUTINE;
-        let vm = Vm::new(limits.memory)?;
+        let mut vm = Vm::new(limits.memory)?;
         let lua = vm.lua();
         lua.load_std_libs(libs)?;
         lua.set_app_data(SandboxData {
@@ -97,9 +97,13 @@ impl Sandbox {
         lua.set_named_registry_value(LOADING, lua.create_table()?)?;
         install(lua, &globals)?;
 
+        // Freeze the libraries and the shared globals; each mod writes into its own layer.
+        lua.sandbox(true)?;
+        make_globals_strict(lua)?;
+
         let interrupt_budget = budget.clone();
         let collector = vm.collector().clone();
-        lua.set_interrupt(move |lua| match interrupt_budget.spend() {
+        vm.set_interrupt(budget.clone(), move |lua| match interrupt_budget.spend() {
             Ok(()) => {
                 collector.collect_if_due(lua);
                 Ok(VmState::Continue)
@@ -115,10 +119,6 @@ impl Sandbox {
                 "the script ran past its time limit and was stopped",
             )),
         });
-
-        // Freeze the libraries and the shared globals; each mod writes into its own layer.
-        lua.sandbox(true)?;
-        make_globals_strict(lua)?;
         Ok(Sandbox {
             vm,
             scripts,

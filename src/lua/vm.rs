@@ -17,6 +17,10 @@ use std::rc::Rc;
 use mlua::{Lua, Value, ffi};
 
 use super::arena::{self, Memory};
+use super::budget::Budget;
+
+/// An interrupt handler as Luau calls it.
+type InterruptFn = unsafe extern "C-unwind" fn(*mut ffi::lua_State, std::ffi::c_int);
 
 /// The least growth between two collections, so that small VMs are not collected constantly.
 const MIN_GROWTH: usize = 1 << 20;
@@ -26,8 +30,21 @@ pub(super) struct Vm {
     /// The only handle this code keeps; dropped before the state is closed (see `Drop`).
     lua: ManuallyDrop<Lua>,
     state: *mut ffi::lua_State,
-    memory: Box<Memory>,
+    data: Box<VmData>,
     collector: Rc<Collector>,
+}
+
+/// What the allocator's user data pointer leads to: the arena first (the allocator reads it as
+/// a [`Memory`]), then what the interrupt's quick path needs, so that it finds everything from
+/// the state alone.
+#[repr(C)]
+struct VmData {
+    memory: Memory,
+    collector: Rc<Collector>,
+    /// The budget the interrupt charges, once [`Vm::set_interrupt`] set one.
+    budget: Option<Rc<Budget>>,
+    /// mlua's interrupt handler, which calls the host's full interrupt.
+    full: Option<InterruptFn>,
 }
 
 /// When the VM's garbage is collected; shared with the interrupt that asks for it.
@@ -42,12 +59,22 @@ impl Vm {
     pub(super) fn new(limit: usize) -> mlua::Result<Vm> {
         // Room for the size classes' rounding and for fragmentation: the limit counts what Luau
         // asked for, the arena what it was given. Untouched arena pages cost nothing.
-        let mut memory = Memory::new(limit.saturating_mul(4)).map_err(|e| {
+        let memory = Memory::new(limit.saturating_mul(4)).map_err(|e| {
             mlua::Error::runtime(format!("cannot reserve memory for a script VM: {e}"))
         })?;
-        let ud: *mut c_void = (&mut *memory as *mut Memory).cast();
-        // SAFETY: `ud` points to a `Memory` that lives in a box until after the state is closed,
-        // which is what `arena::allocate` expects. The base library is opened as mlua opens it
+        let collector = Rc::new(Collector {
+            collect_at: Cell::new(MIN_GROWTH),
+            limit,
+        });
+        let mut data = Box::new(VmData {
+            memory,
+            collector: collector.clone(),
+            budget: None,
+            full: None,
+        });
+        let ud: *mut c_void = (&mut *data as *mut VmData).cast();
+        // SAFETY: `ud` points to a `VmData`, whose first field is a `Memory` (`repr(C)`), in a
+        // box that lives until after the state is closed, which is what `arena::allocate` expects. The base library is opened as mlua opens it
         // for its own VMs (without a limit, so it cannot fail for lack of memory). mlua then
         // takes the state as one it does not own: `Drop` below closes it.
         let (lua, state) = unsafe {
@@ -64,12 +91,29 @@ impl Vm {
         Ok(Vm {
             lua: ManuallyDrop::new(lua),
             state,
-            memory,
-            collector: Rc::new(Collector {
-                collect_at: Cell::new(MIN_GROWTH),
-                limit,
-            }),
+            data,
+            collector,
         })
+    }
+
+    /// Sets the VM's interrupt (Luau calls it at every call, return and loop back-edge). Most
+    /// interrupts only spend one unit of `budget` with nothing due: they take a quick path that
+    /// reads the budget and the arena directly. The rest — a budget or allowance spent, a clock
+    /// check or a collection due — go through mlua to `full`, which must spend the unit itself.
+    pub(super) fn set_interrupt(
+        &mut self,
+        budget: Rc<Budget>,
+        full: impl Fn(&Lua) -> mlua::Result<mlua::VmState> + 'static,
+    ) {
+        self.lua.set_interrupt(full);
+        // SAFETY: the state is open; mlua has just installed its handler, which is kept to be
+        // called from `quick_interrupt` with the same arguments Luau would pass.
+        unsafe {
+            let callbacks = ffi::lua_callbacks(self.state);
+            self.data.full = (*callbacks).interrupt;
+            self.data.budget = Some(budget);
+            (*callbacks).interrupt = Some(quick_interrupt);
+        }
     }
 
     /// The VM.
@@ -84,12 +128,36 @@ impl Vm {
 
     /// Where the arena starts, for [`identity`].
     pub(super) fn base(&self) -> usize {
-        self.memory.base()
+        self.data.memory.base()
+    }
+}
+
+/// The interrupt Luau calls: spends one unit when nothing else is due, and hands everything
+/// else to mlua's handler (which runs the host's full interrupt under mlua's error protection).
+unsafe extern "C-unwind" fn quick_interrupt(state: *mut ffi::lua_State, gc: std::ffi::c_int) {
+    if gc >= 0 {
+        // A collector step: mlua's handler ignores these too.
+        return;
+    }
+    let mut ud: *mut c_void = std::ptr::null_mut();
+    // SAFETY: Luau calls this with a live state whose allocator data is the `VmData` that
+    // `Vm::new` gave it and that outlives the state; nothing else borrows it mutably during an
+    // interrupt (the allocator only touches its `Memory`, and not while this runs).
+    let data = unsafe {
+        ffi::lua_getallocf(state, &mut ud);
+        &*ud.cast::<VmData>()
+    };
+    let quick = data.memory.used() <= data.collector.collect_at.get()
+        && data.budget.as_ref().is_some_and(|b| b.spend_quick());
+    if !quick && let Some(full) = data.full {
+        // SAFETY: mlua's own handler, called as Luau would have called it.
+        unsafe { full(state, gc) }
     }
 }
 
 impl Collector {
-    /// Runs a full collection if the VM has grown past the threshold the last one set.
+    /// Runs a full collection if the VM has grown past the threshold the last one set (the
+    /// interrupt's quick path checks the same threshold).
     pub(super) fn collect_if_due(&self, lua: &Lua) {
         if lua.used_memory() > self.collect_at.get() {
             self.collect(lua);

@@ -1,8 +1,9 @@
 //! Mod scripts in a battle — the Lua edge of the battle, all in this folder: one sandboxed VM
 //! per mod and the behaviour hooks of scripted entities (here), lending the battle to Lua for
-//! the length of a call ([`lend`], the one `unsafe`), script callbacks on the chains
-//! ([`register`]), payloads as Lua tables ([`payload`]), and the API scripts call ([`api`]:
-//! `game`, entity handles), documented for modders in `docs/modding/lua-api.md`.
+//! the length of a call ([`lend`]; it and the stack pushes of `api::handles` hold the `unsafe`),
+//! script callbacks on the chains ([`register`]), payloads as Lua tables ([`payload`]), and the
+//! API scripts call ([`api`]: `game`, entity handles), documented for modders in
+//! `docs/modding/lua-api.md`.
 //!
 //! # Failure
 //! Every call into Lua is budgeted by the sandbox. A failing call is skipped (a modifier leaves

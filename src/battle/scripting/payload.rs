@@ -18,7 +18,7 @@ use mlua::{Lua, Value};
 
 use super::super::{Battle, EntityId};
 use super::api::{
-    damage_types_from_lua, damage_types_to_lua, entity_from_lua, entity_to_lua,
+    Arg, damage_types_from_lua, damage_types_to_lua, entity_from_lua, entity_to_lua,
     opt_entity_from_lua, opt_entity_to_lua,
 };
 use crate::content::{Cost, DamageTypes};
@@ -111,6 +111,11 @@ pub(crate) trait LuaPayload: Sized + 'static {
     const ABOUT: Option<&'static str> = None;
     /// The table (or value) a script receives.
     fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value>;
+    /// The same as an argument of a call into a script (an entity is pushed as its handle
+    /// without making a `Value` of it).
+    fn arg(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Arg> {
+        self.to_lua(lua, battle).map(Arg::Value)
+    }
     /// Reads back what a command modifier may change. Payloads of queries and events never call it.
     fn update_from_lua(&mut self, _value: &Value, _battle: &Battle) -> mlua::Result<()> {
         Ok(())
@@ -378,6 +383,9 @@ impl LuaPayload for EntityId {
     const SHAPE: LuaShape = LuaShape::Entity;
     fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         entity_to_lua(lua, *self)
+    }
+    fn arg(&self, _: &Lua, _: &Battle) -> mlua::Result<Arg> {
+        Ok(Arg::Entity(*self))
     }
     fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
         entity_from_lua(value, battle)

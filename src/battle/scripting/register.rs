@@ -5,10 +5,11 @@
 
 use std::rc::Rc;
 
-use mlua::{Function, Lua, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataMethods, Value};
 
 use super::super::chains::{ChainKind, chain_kind};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
+use super::api::{Arg, CallArgs, Returned, entity_to_lua, handle_table};
 use super::lend::HostLink;
 use super::payload::{Domain, LuaPayload};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
@@ -40,11 +41,26 @@ impl HostLink {
             .borrow()
             .upgrade()
             .ok_or("the mod's VM is gone")?;
+        let lua = sandbox.lua();
+        let handles = handle_table(lua).map_err(|e| e.to_string())?;
+        let subject = match scope {
+            Scope::Subject(e) => match entity_to_lua(lua, e).map_err(|e| e.to_string())? {
+                Value::UserData(handle) => Some((e, handle)),
+                _ => None,
+            },
+            Scope::Global => None,
+        };
         let reg = LuaRegistration {
             owner,
             scope,
             priority,
-            callback: LuaCallback::new(self.clone(), sandbox, function, owner),
+            callback: LuaCallback::new(
+                self.clone(),
+                sandbox,
+                function,
+                owner,
+                Handles { handles, subject },
+            ),
         };
         let name = chain.to_string();
         self.shared.with_battle(|battle| match battle {
@@ -153,25 +169,41 @@ struct LuaCallback {
     sandbox: Rc<Sandbox>,
     function: Function,
     owner: Owner,
+    handles: Handles,
+}
+
+/// What a callback keeps to pass entities to its function quickly.
+struct Handles {
+    /// The VM's handle table: each call finds entities' handles there directly.
+    handles: Table,
+    /// The handle of the entity the registration is scoped to, if it is.
+    subject: Option<(EntityId, AnyUserData)>,
 }
 
 impl LuaCallback {
     /// A callback of the link's mod, counted among its live registrations until dropped.
-    fn new(link: Rc<HostLink>, sandbox: Rc<Sandbox>, function: Function, owner: Owner) -> Self {
+    fn new(
+        link: Rc<HostLink>,
+        sandbox: Rc<Sandbox>,
+        function: Function,
+        owner: Owner,
+        handles: Handles,
+    ) -> Self {
         link.shared.limits.count_live(link.mod_index, true);
         LuaCallback {
             link,
             sandbox,
             function,
             owner,
+            handles,
         }
     }
 
     /// Calls the function with arguments built in its VM; failures are reported and give `None`.
-    fn call<R: mlua::FromLuaMulti>(
+    fn call<R: mlua::FromLuaMulti, const N: usize>(
         &self,
         battle: &mut Battle,
-        args: impl FnOnce(&Lua, &Battle) -> mlua::Result<mlua::MultiValue>,
+        args: impl FnOnce(&Lua, &Battle) -> mlua::Result<[Arg; N]>,
     ) -> Option<R> {
         let shared = &self.link.shared;
         if !shared.may_run(self.link.mod_index) {
@@ -180,6 +212,11 @@ impl LuaCallback {
         let result = match args(self.sandbox.lua(), battle) {
             Ok(args) => {
                 let _lent = shared.activate(battle, self.owner, Some(self.link.mod_index));
+                let args = CallArgs {
+                    handles: &self.handles.handles,
+                    known: self.handles.subject.as_ref().map(|(e, h)| (*e, h)),
+                    args,
+                };
                 self.sandbox.call::<R>(&self.function, args)
             }
             Err(e) => Err(self.error(&e)),
@@ -220,8 +257,8 @@ impl Drop for LuaCallback {
     }
 }
 
-fn one(value: Value) -> mlua::Result<mlua::MultiValue> {
-    Ok(mlua::MultiValue::from_vec(vec![value]))
+fn one(value: Value) -> mlua::Result<[Arg; 1]> {
+    Ok([Arg::Value(value)])
 }
 
 /// Freezes a payload table handed to a reaction: reactions see, they do not change.
@@ -272,7 +309,7 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
 /// A reaction calling a Lua function with a read-only copy of the payload.
 fn lua_reaction<T: LuaPayload>(cb: LuaCallback) -> Box<ReactionFn<Battle, T>> {
     Box::new(move |b: &mut Battle, payload: &T| {
-        cb.call::<()>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
+        cb.call::<(), 1>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
     })
 }
 
@@ -304,13 +341,9 @@ pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + 
         reg.scope,
         reg.priority,
         Box::new(move |b: &mut Battle, input: &I, value: &mut O| {
-            let result: Option<Value> = cb.call(b, |lua, b| {
-                Ok(mlua::MultiValue::from_vec(vec![
-                    value.to_lua(lua, b)?,
-                    input.to_lua(lua, b)?,
-                ]))
-            });
-            match result {
+            let result: Option<Returned> =
+                cb.call(b, |lua, b| Ok([value.arg(lua, b)?, input.arg(lua, b)?]));
+            match result.map(|r| r.0) {
                 None | Some(Value::Nil) => {}
                 Some(v) => match O::from_lua(&v, b).and_then(|new| {
                     if new == *value {

@@ -5,6 +5,112 @@ use mlua::{AnyUserData, FromLua, Lua, MetaMethod, Table, UserData, UserDataMetho
 use crate::battle::{Battle, EntityId};
 use crate::content::{DamageType, DamageTypes};
 
+/// The handle table of the VM running `lua`, for [`CallArgs`].
+pub(crate) fn handle_table(lua: &Lua) -> mlua::Result<Table> {
+    Ok(tables(lua)?.handles.clone())
+}
+
+/// One argument of a call from the host into a script.
+pub(crate) enum Arg {
+    /// A value made beforehand.
+    Value(Value),
+    /// An entity, passed as its handle.
+    Entity(EntityId),
+}
+
+/// The arguments of a call from the host into a script, pushed straight onto the VM's stack.
+/// An entity's handle is looked up in the handle table on the stack itself: making a `Value` of
+/// it first takes several trips through mlua's registry references, which cost more than the
+/// call. `handles` is the VM's handle table ([`handle_table`]).
+pub(crate) struct CallArgs<'a, const N: usize> {
+    pub handles: &'a Table,
+    /// An entity whose handle the caller holds already (a callback scoped to an entity is
+    /// mostly called about that entity): pushed without a lookup.
+    pub known: Option<(EntityId, &'a AnyUserData)>,
+    pub args: [Arg; N],
+}
+
+impl<const N: usize> mlua::IntoLuaMulti for CallArgs<'_, N> {
+    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<mlua::MultiValue> {
+        self.args
+            .into_iter()
+            .map(|arg| match arg {
+                Arg::Value(v) => Ok(v),
+                Arg::Entity(id) => entity_to_lua(lua, id),
+            })
+            .collect()
+    }
+
+    unsafe fn push_into_stack_multi(self, raw: &mlua::state::RawLua) -> mlua::Result<i32> {
+        use mlua::ffi;
+        let state = raw.state();
+        // SAFETY (for the whole block): mlua calls this with its lock held, on the state's own
+        // thread, before the call it prepares; every push is checked for stack room first, and
+        // nothing here can raise a Lua error (no allocation: raw lookups and number pushes).
+        unsafe {
+            if ffi::lua_checkstack(state, N as i32 + 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            for arg in self.args {
+                match arg {
+                    Arg::Value(v) => raw.push_value(&v)?,
+                    Arg::Entity(id) if self.known.is_some_and(|(k, _)| k == id) => {
+                        raw.push(self.known.map(|(_, handle)| handle))?;
+                    }
+                    Arg::Entity(id) => {
+                        raw.push(self.handles)?;
+                        ffi::lua_pushnumber(state, handle_key(id));
+                        if ffi::lua_rawget(state, -2) == ffi::LUA_TUSERDATA {
+                            ffi::lua_remove(state, -2);
+                        } else {
+                            // No live handle yet: made (allocating) the ordinary way.
+                            ffi::lua_pop(state, 2);
+                            raw.push(NewHandle(id))?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(N as i32)
+    }
+}
+
+/// What a script's callback returned first (`nil` for nothing), a number read straight off the
+/// stack: the usual answer of a query modifier, which a `Value` would take longer to make.
+pub(crate) struct Returned(pub Value);
+
+impl mlua::FromLuaMulti for Returned {
+    fn from_lua_multi(values: mlua::MultiValue, lua: &Lua) -> mlua::Result<Self> {
+        Value::from_lua_multi(values, lua).map(Returned)
+    }
+
+    unsafe fn from_stack_multi(nvals: i32, raw: &mlua::state::RawLua) -> mlua::Result<Self> {
+        use mlua::ffi;
+        let state = raw.state();
+        // SAFETY: mlua calls this with its lock held and `nvals` results on top of the stack.
+        unsafe {
+            if nvals > 0 && ffi::lua_type(state, -nvals) == ffi::LUA_TNUMBER {
+                return Ok(Returned(Value::Number(ffi::lua_tonumber(state, -nvals))));
+            }
+            Value::from_stack_multi(nvals, raw).map(Returned)
+        }
+    }
+}
+
+/// An entity whose handle is made, or found, through mlua's API.
+struct NewHandle(EntityId);
+
+impl mlua::IntoLua for NewHandle {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        entity_to_lua(lua, self.0)
+    }
+}
+
+/// The key of an entity's handle in the handle table.
+fn handle_key(id: EntityId) -> f64 {
+    id.to_bits() as f64
+}
+
 /// A handle to an entity, as scripts hold it. Handles of dead entities stay valid values;
 /// `alive()` tells them apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +184,7 @@ pub(super) fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
 /// the same entity are the same value: scripts can compare them with `==` and use them as keys.
 pub(crate) fn entity_to_lua(lua: &Lua, id: EntityId) -> mlua::Result<Value> {
     let handles = tables(lua)?.handles.clone();
-    let key = id.to_bits() as f64;
+    let key = handle_key(id);
     if let Value::UserData(ud) = handles.raw_get::<Value>(key)? {
         return Ok(Value::UserData(ud));
     }
