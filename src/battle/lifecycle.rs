@@ -37,7 +37,9 @@ impl Battle {
         position: Position,
         route: Option<Route>,
     ) -> EntityId {
-        let max_hp = self.content.attacker(attacker).max_health;
+        let kind = self.content.attacker(attacker);
+        let strength = self.config.start.strength.get(&kind.id).copied();
+        let max_hp = kind.max_health * strength.unwrap_or(1.0);
         let mut e = Entity::new(
             EntityKind::Attacker(attacker),
             position,
@@ -302,6 +304,9 @@ impl Battle {
                     continue;
                 };
                 let (kind, position, route) = (e.kind, e.position, e.route);
+                if let EntityKind::Attacker(a) = kind {
+                    self.count(a, 1, 0.0);
+                }
                 self.push_log(LogKind::Killed {
                     attacker: entity,
                     killer,

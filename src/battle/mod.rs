@@ -74,6 +74,15 @@ pub type Qry<I, O> = chain::Query<Battle, EntityId, I, O>;
 /// An event chain of the battle.
 pub type Evt<T> = chain::Event<Battle, EntityId, T>;
 
+/// What one attacker type did in a battle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypeTally {
+    /// Attackers of the type killed.
+    pub kills: u32,
+    /// Hull they took.
+    pub hull: f64,
+}
+
 /// Everything a battle starts from apart from its world: the seed, the waves, what the player
 /// holds and the level's terms. It serialises, so a level set-up and a battle record store it as
 /// it is; a new starting value is one field here.
@@ -97,6 +106,10 @@ pub struct Start {
     pub hull: f64,
     /// Fuel needed to win the level.
     pub fuel_goal: f64,
+    /// Multipliers of attacker types' HP (`mod:name` → factor), set by the run's adaptive
+    /// difficulty when the level is set up; types not named keep their HP.
+    #[serde(default)]
+    pub strength: BTreeMap<String, f64>,
 }
 
 impl Start {
@@ -113,6 +126,7 @@ impl Start {
             energy_cap: 50.0,
             hull: 20.0,
             fuel_goal: 100.0,
+            strength: BTreeMap::new(),
         }
     }
 }
@@ -380,6 +394,9 @@ pub struct Battle {
     wave_ended: bool,
     /// Whether the battle has said that it reached [`MAX_ENTITIES`] (it says so once).
     entity_limit_logged: bool,
+    /// Kills and hull lost by attacker type: what the run adapts its difficulty to. Counted from
+    /// the battle's own events, it changes nothing in the battle, so it is not in the state hash.
+    tally: BTreeMap<String, TypeTally>,
     /// Whether an attacker moved closer or was damaged this tick (see `spawning.rs`).
     progressed: bool,
     /// The attackers at the end of the last tick, as a count and a sum of their ids.
@@ -453,6 +470,7 @@ impl Battle {
             checkpoints: Vec::new(),
             wave_ended: false,
             entity_limit_logged: false,
+            tally: BTreeMap::new(),
             progressed: false,
             roster: (0, 0),
             stalled_for: 0,
@@ -531,6 +549,19 @@ impl Battle {
     /// Every entity, in id order.
     pub fn entities(&self) -> impl Iterator<Item = (EntityId, &Entity)> {
         self.state.entities.iter()
+    }
+
+    /// Kills and hull lost so far, by attacker type (`mod:name`).
+    pub fn tally(&self) -> &BTreeMap<String, TypeTally> {
+        &self.tally
+    }
+
+    /// Counts for the tally what an attacker of type `attacker` did.
+    pub(super) fn count(&mut self, attacker: AttackerId, kills: u32, hull: f64) {
+        let id = &self.content.attacker(attacker).id;
+        let entry = self.tally.entry(id.clone()).or_default();
+        entry.kills += kills;
+        entry.hull += hull;
     }
 
     /// Everything logged so far.

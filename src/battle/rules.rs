@@ -118,9 +118,14 @@ fn apply_fuel(b: &mut Battle, g: &mut Gain) {
 }
 
 fn apply_hull_damage(b: &mut Battle, h: &mut HullDamage) {
-    let p = &mut b.state_mut().player;
-    p.hull = (p.hull - h.amount).max(0.0);
-    if p.hull <= 0.0 && b.phase() != Phase::Lost {
+    let before = b.player().hull;
+    let after = (before - h.amount).max(0.0);
+    b.state_mut().player.hull = after;
+    let by = h.attacker.and_then(|e| b.entity(e)).map(|e| e.kind);
+    if let Some(EntityKind::Attacker(a)) = by {
+        b.count(a, 0, (before - after).max(0.0));
+    }
+    if after <= 0.0 && b.phase() != Phase::Lost {
         b.state_mut().phase = Phase::Lost;
         b.emit(|b| &b.chains.defeat, &Signal);
     }

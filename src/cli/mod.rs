@@ -10,6 +10,7 @@ macro_rules! out {
 
 mod check;
 mod generate;
+mod map;
 mod mods;
 mod play;
 mod replay;
@@ -70,6 +71,9 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Print the generated waves of one level of a run, as the level setter makes them.
     Waves(waves::WavesArgs),
+    /// Generate one act's run map, explored whole by an agent that takes every open door, and
+    /// print a summary, write it as JSON or draw it as a PNG.
+    Map(map::MapArgs),
     /// Play runs headless with the autopilot: a table per level, or with --runs the
     /// distribution of levels won.
     Simulate(simulate::SimulateArgs),
@@ -245,6 +249,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Generate(_)) => "generate",
         Some(Command::Replay(_)) => "replay",
         Some(Command::Waves(_)) => "waves",
+        Some(Command::Map(_)) => "map",
         Some(Command::Simulate(_)) => "simulate",
         Some(Command::Try(_)) => "try",
     }
@@ -272,6 +277,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Generate(args) => generate::run(&context, &args),
         Command::Replay(args) => replay::run(&context, &args),
         Command::Waves(args) => waves::run(&context, &args),
+        Command::Map(args) => map::run(&context, &args),
         Command::Simulate(args) => simulate::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
     }?;

@@ -72,6 +72,8 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
         let config = RunConfig {
             seed,
             starting_blueprints: None,
+            difficulty: Default::default(),
+            ascension: 0,
         };
         let played = play_run(&content, config, args.levels, |plan, battle| {
             let Some(dir) = &args.record else {

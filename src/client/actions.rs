@@ -141,6 +141,8 @@ pub fn act(action: &Action, acting: &mut Acting) {
             let config = RunConfig {
                 seed: tutorial.seed,
                 starting_blueprints: Some(tutorial.blueprints.clone()),
+                difficulty: Default::default(),
+                ascension: 0,
             };
             match start_run(game, content, config, next) {
                 Ok(()) => {
@@ -185,6 +187,8 @@ pub fn act(action: &Action, acting: &mut Acting) {
             let config = RunConfig {
                 seed: RunConfig::random_seed(),
                 starting_blueprints: None,
+                difficulty: Default::default(),
+                ascension: 0,
             };
             if let Err(e) = start_run(game, content, config, next) {
                 setup.error = Some(e.to_string());
@@ -209,6 +213,8 @@ pub fn act(action: &Action, acting: &mut Acting) {
             let config = RunConfig {
                 seed,
                 starting_blueprints: setup.blueprints.clone(),
+                difficulty: Default::default(),
+                ascension: 0,
             };
             match start_run(game, content, config, next) {
                 Ok(()) => setup.error = None,

@@ -299,6 +299,8 @@ fn play(
                 let config = RunConfig {
                     seed: SEED,
                     starting_blueprints: None,
+                    difficulty: Default::default(),
+                    ascension: 0,
                 };
                 if let Err(e) = start_run(&mut game, &content, config, &mut stage.next) {
                     return fail(&script, &mut stage.exit, &e.to_string());

@@ -10,6 +10,8 @@
 use serde::{Deserialize, Serialize};
 use struct_patch::Patch;
 
+use super::acts::{ActShape, MAX_ACTS};
+use super::adaptation::{Adaptation, Ascension};
 use super::load::{Item, Source, single};
 use super::{ContentDb, Placement, Size, WaveParams};
 use crate::diagnostics::{Diagnostic, Diagnostics, did_you_mean};
@@ -159,6 +161,12 @@ pub struct LevelSetter {
     pub rarity_odds: Vec<RarityOdds>,
     /// The rules, by the level they start at, ascending from 1.
     pub levels: Vec<LevelRule>,
+    /// The run map, one entry per act (`docs/runs.md`).
+    pub acts: Vec<ActShape>,
+    /// The adaptive difficulty's numbers (`docs/runs.md`).
+    pub adaptation: Adaptation,
+    /// The ascension levels, from 1: each adds its change to those of the levels below.
+    pub ascension: Vec<Ascension>,
     /// Ticks a wave may go without progress — no attacker appeared, died, moved closer or was
     /// damaged — before the battle ends it (attackers frozen for good would hold it forever).
     #[serde(default = "default_stall_ticks")]
@@ -203,6 +211,23 @@ impl LevelSetter {
 }
 
 single!(LevelSetter, LevelSetterPatch, FILE, "level setter");
+
+/// What is wrong with an act's `boss`, if anything.
+fn boss_problem(id: &str, db: &ContentDb) -> Option<(&'static str, String)> {
+    match db.attacker_id(id) {
+        None => {
+            let hint = did_you_mean(id, db.attackers.iter().map(|a| a.id.as_str()))
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
+            Some(("boss", format!("there is no attacker type `{id}`{hint}")))
+        }
+        Some(a) if db.attacker(a).size != Size::Boss => Some((
+            "boss",
+            format!("`{id}` is not a boss: an act's boss needs `size: Boss`"),
+        )),
+        Some(_) => None,
+    }
+}
 
 /// Checks the level setter against the loaded content; it is kept only if nothing is wrong.
 pub(super) fn finish(
@@ -262,15 +287,25 @@ impl Check<'_> {
     /// The file that set `field` last and the field's offset — for a field of a rule, the first
     /// occurrence after that rule's `from:`.
     fn locate(&self, rule: Option<usize>, field: &str) -> (&Source, usize) {
-        let Some(rule) = rule else {
-            return self.item.locate(field);
-        };
-        let (source, _) = self.item.locate("levels");
-        let starts = ron_file::find_fields(&source.file, "from");
-        let start = starts.get(rule).copied().unwrap_or(0);
+        match rule {
+            Some(rule) => self.locate_in("levels", "from", rule, field),
+            None => self.item.locate(field),
+        }
+    }
+
+    /// The offset of `field` in entry `index` of the list `list`, each entry of which starts
+    /// with (or at least has one) `anchor` field.
+    fn locate_in(&self, list: &str, anchor: &str, index: usize, field: &str) -> (&Source, usize) {
+        let (source, _) = self.item.locate(list);
+        let starts = ron_file::find_fields(&source.file, anchor);
+        let start = starts.get(index).copied().unwrap_or(0);
+        let before = starts.get(index).map_or(0, |_| {
+            // The anchor may come after other fields of its entry: look back to the entry's `(`.
+            source.file.text[..start].rfind('(').unwrap_or(start)
+        });
         let at = ron_file::find_fields(&source.file, field)
             .into_iter()
-            .find(|&at| at >= start)
+            .find(|&at| at >= before)
             .unwrap_or(start);
         (source, at)
     }
@@ -332,6 +367,54 @@ impl Check<'_> {
         }
         for i in 0..v.levels.len() {
             self.rule(i, db);
+        }
+        self.acts(db);
+        if let Some(message) = v.adaptation.problem() {
+            self.error(None, "adaptation", message, None);
+        }
+        let ascension: Vec<_> = v
+            .ascension
+            .iter()
+            .enumerate()
+            .filter_map(|(i, level)| Some((i, level.problem()?)))
+            .collect();
+        for (i, message) in ascension {
+            let (source, at) = self.locate_in("ascension", "description", i, "description");
+            let d = Diagnostic::error(format!("ascension level {}: {message}", i + 1))
+                .at(&source.file, at, "description".len())
+                .for_mod(source.mod_id.clone());
+            self.errors += 1;
+            self.diagnostics.push(d);
+        }
+    }
+
+    fn acts(&mut self, db: &ContentDb) {
+        let acts = &self.item.value.acts;
+        if acts.is_empty() || acts.len() > MAX_ACTS {
+            self.error(
+                None,
+                "acts",
+                format!("`acts` needs from 1 to {MAX_ACTS} entries, one per act"),
+                None,
+            );
+        }
+        let problems: Vec<_> = acts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, act)| act.problems().into_iter().map(move |p| (i, p)))
+            .collect();
+        let bosses: Vec<_> = acts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, act)| Some((i, boss_problem(&act.boss, db)?)))
+            .collect();
+        for (i, (field, message)) in problems.into_iter().chain(bosses) {
+            let (source, at) = self.locate_in("acts", "rooms", i, field);
+            let d = Diagnostic::error(format!("act {}: {message}", i + 1))
+                .at(&source.file, at, field.len())
+                .for_mod(source.mod_id.clone());
+            self.errors += 1;
+            self.diagnostics.push(d);
         }
     }
 

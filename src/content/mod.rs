@@ -6,6 +6,8 @@
 //! the fields to change. Everything the battle needs is read here, once, so a battle never
 //! touches the file system.
 
+pub mod acts;
+pub mod adaptation;
 pub mod attacker;
 pub mod behaviour;
 pub mod blueprint;

@@ -16,6 +16,22 @@ pub enum RunError {
     /// Level 0 was asked for.
     #[error("levels are numbered from 1")]
     LevelZero,
+    /// An ascension level the level setter does not have was asked for.
+    #[error("there is no ascension level {asked}: the level setter has {levels}")]
+    NoSuchAscension {
+        /// The level asked for.
+        asked: u32,
+        /// How many there are.
+        levels: usize,
+    },
+    /// An act the level setter does not have was asked for.
+    #[error("there is no act {act}: the level setter has {acts} (acts are numbered from 1)")]
+    NoSuchAct {
+        /// The act asked for.
+        act: u32,
+        /// How many acts there are.
+        acts: usize,
+    },
     /// No mod has a terrain type.
     #[error("no terrain types are loaded (every mod's terrain/ folder is empty)")]
     NoTerrain,

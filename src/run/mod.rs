@@ -6,7 +6,7 @@
 //! # fn demo(content: std::sync::Arc<ContentDb>) -> Result<(), Box<dyn std::error::Error>> {
 //! use rampart::run::{Run, RunConfig, RunPhase};
 //!
-//! let mut run = Run::new(&content, RunConfig { seed: 42, starting_blueprints: None })?;
+//! let mut run = Run::new(&content, RunConfig::new(42))?;
 //! let plan = run.plan(&content)?;                 // level 1: world, waves, resources
 //! let mut battle = plan.start(&content)?;         // play it through PlayerCommands…
 //! run.finish_battle(&battle);                     // won → Reward, lost → Over
@@ -22,16 +22,19 @@
 //! `run → "level" / k` (`"setup"` for the level setter's choices, `"world"`, `"waves"`,
 //! `"battle"`). `docs/runs.md` describes the flow and the level setter's file.
 
+pub mod adapt;
 mod error;
+pub mod map;
 pub mod rewards;
 pub mod save;
 pub mod setter;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::battle::{Battle, Phase, Start};
+use crate::battle::{Battle, Phase, Start, TypeTally};
 use crate::content::{ContentDb, Placement, Rarity};
 use crate::diagnostics::SourceFile;
 use crate::level::{LevelSetup, WorldSetup};
@@ -39,6 +42,7 @@ use crate::rng::{Rng, Seed};
 use crate::waves::LevelWaves;
 use crate::worldgen::WorldParams;
 
+pub use adapt::Difficulty;
 pub use error::{RunError, SaveProblem};
 pub use setter::{LevelSpec, level_seed, spawns};
 
@@ -52,9 +56,25 @@ pub struct RunConfig {
     pub seed: u64,
     /// The blueprints to start with (`mod:name`); `None` for every starter blueprint.
     pub starting_blueprints: Option<Vec<String>>,
+    /// The difficulty setting (`docs/runs.md`, *Adaptive difficulty*).
+    #[serde(default)]
+    pub difficulty: Difficulty,
+    /// The ascension level: 0 for none, up to the level setter's last (`docs/runs.md`).
+    #[serde(default)]
+    pub ascension: u32,
 }
 
 impl RunConfig {
+    /// A run with seed `seed`, the starter blueprints, the Auto difficulty and no ascension.
+    pub fn new(seed: u64) -> RunConfig {
+        RunConfig {
+            seed,
+            starting_blueprints: None,
+            difficulty: Difficulty::Auto,
+            ascension: 0,
+        }
+    }
+
     /// A seed from the operating system, for a run whose seed the player did not choose.
     pub fn random_seed() -> u64 {
         rand::random()
@@ -113,6 +133,15 @@ pub struct Run {
     picked: Vec<String>,
     phase: RunPhase,
     rewards: Rng,
+    /// The difficulty setting.
+    #[serde(default)]
+    difficulty: Difficulty,
+    /// The ascension level.
+    #[serde(default)]
+    ascension: u32,
+    /// Kills and hull taken by attacker type over the run's battles (adaptive difficulty).
+    #[serde(default)]
+    record: BTreeMap<String, TypeTally>,
 }
 
 impl Run {
@@ -120,6 +149,13 @@ impl Run {
     /// be distinct, not be placed by the game, and fit the collection limit.
     pub fn new(content: &ContentDb, config: RunConfig) -> Result<Run, RunError> {
         let setter = setter::setter(content)?;
+        if config.ascension as usize > setter.ascension.len() {
+            return Err(RunError::NoSuchAscension {
+                asked: config.ascension,
+                levels: setter.ascension.len(),
+            });
+        }
+        let rules = adapt::Ascended::new(setter, config.ascension);
         let collection = match config.starting_blueprints {
             None => content
                 .blueprints
@@ -137,22 +173,26 @@ impl Run {
                 ids
             }
         };
-        if collection.len() > setter.collection_limit {
+        let collection_limit = rules.collection_limit(setter.collection_limit);
+        if collection.len() > collection_limit {
             return Err(RunError::TooManyStarters {
                 count: collection.len(),
-                limit: setter.collection_limit,
+                limit: collection_limit,
             });
         }
         Ok(Run {
             format: SAVE_FORMAT,
             seed: config.seed,
             level: 1,
-            hull: setter.hull,
+            hull: rules.hull(setter.hull),
             picked: collection.clone(),
             collection,
-            collection_limit: setter.collection_limit,
+            collection_limit,
             phase: RunPhase::Battle,
             rewards: Seed(config.seed).branch("rewards").rng(),
+            difficulty: config.difficulty,
+            ascension: config.ascension,
+            record: BTreeMap::new(),
         })
     }
 
@@ -184,6 +224,35 @@ impl Run {
     /// Every blueprint the run has held; none of them is offered again.
     pub fn picked(&self) -> &[String] {
         &self.picked
+    }
+
+    /// The difficulty setting.
+    pub fn difficulty(&self) -> Difficulty {
+        self.difficulty
+    }
+
+    /// The ascension level (0: none).
+    pub fn ascension(&self) -> u32 {
+        self.ascension
+    }
+
+    /// Kills and hull taken by attacker type over the run's finished battles.
+    pub fn record(&self) -> &BTreeMap<String, TypeTally> {
+        &self.record
+    }
+
+    /// The HP multiplier of every attacker type for the next level: adaptive difficulty, from
+    /// the run's record, its setting and the hull it has now.
+    pub fn strength(&self, content: &ContentDb) -> Result<BTreeMap<String, f64>, RunError> {
+        let setter = setter::setter(content)?;
+        let rules = adapt::Ascended::new(setter, self.ascension);
+        let starting_hull = rules.hull(setter.hull);
+        let a = &setter.adaptation;
+        let g = adapt::global(a, self.difficulty, self.hull, starting_hull);
+        let types = content.attackers.iter().map(|t| t.id.as_str());
+        let mut m = adapt::multipliers(a, &self.record, types, starting_hull);
+        m.values_mut().for_each(|v| *v = rules.attacker_hp(*v * g));
+        Ok(m)
     }
 
     /// Battle, reward or over.
@@ -231,11 +300,13 @@ impl Run {
                     waves: waves.waves.iter().map(spawns).collect(),
                     collection: Some(self.collection.clone()),
                     hub: Some(setter.hub.clone()),
-                    materials: spec.materials,
+                    materials: adapt::Ascended::new(setter, self.ascension)
+                        .materials(spec.materials),
                     energy: spec.energy,
                     energy_cap: spec.energy_cap,
                     hull: self.hull,
                     fuel_goal: spec.fuel_goal,
+                    strength: self.strength(content)?,
                 },
             },
             waves,
@@ -249,6 +320,9 @@ impl Run {
     pub fn finish_battle(&mut self, battle: &Battle) {
         if self.phase != RunPhase::Battle {
             return;
+        }
+        if matches!(battle.phase(), Phase::Won | Phase::Lost) {
+            adapt::add(&mut self.record, battle.tally());
         }
         match battle.phase() {
             Phase::Won => {

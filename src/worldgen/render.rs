@@ -323,16 +323,5 @@ fn slant_marker(canvas: &mut Canvas, world: &World, p: Pos) -> Option<()> {
 /// generation does no I/O).
 pub fn render_png(world: &World, terrain_type: &TerrainType) -> Vec<u8> {
     let (width, height, data) = render_rgb(world, terrain_type);
-    let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    // Encoding into memory fails only on a header that does not match the data, which
-    // `render_rgb` makes together.
-    let mut writer = encoder.write_header().expect("a valid PNG header");
-    writer
-        .write_image_data(&data)
-        .expect("the image data fits the header");
-    writer.finish().expect("the image is complete");
-    png
+    crate::picture::encode_png(width, height, &data)
 }

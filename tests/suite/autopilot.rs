@@ -10,6 +10,8 @@ fn config(seed: u64) -> RunConfig {
     RunConfig {
         seed,
         starting_blueprints: None,
+        difficulty: Default::default(),
+        ascension: 0,
     }
 }
 

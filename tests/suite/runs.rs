@@ -10,7 +10,7 @@ use rampart::battle::{Battle, Phase, PlayerCommand};
 use rampart::content::{ContentDb, Rarity};
 use rampart::rng::Seed;
 use rampart::run::rewards::{draw, offerable};
-use rampart::run::{Run, RunConfig, RunPhase};
+use rampart::run::{Difficulty, Run, RunConfig, RunPhase};
 
 /// Core plus a mod with `n` blueprints of each offered rarity (`t:common0`, `t:rare3`, …), one
 /// more starter and one special blueprint that is not placed by the game.
@@ -44,6 +44,8 @@ fn start(content: &ContentDb, seed: u64, starting: Option<&[&str]>) -> Result<Ru
         RunConfig {
             seed,
             starting_blueprints,
+            difficulty: Default::default(),
+            ascension: 0,
         },
     )
     .map_err(|e| e.to_string())
@@ -331,4 +333,110 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
     assert_eq!(next.setup.start.hull, battle.player().hull);
     assert!(next.setup.start.collection.unwrap().contains(&offers[0]));
     assert_ne!(next.setup.start.seed, plan.setup.start.seed);
+}
+
+/// Adaptive difficulty: the battle tallies kills and hull by attacker type, the run adds them
+/// up, and the next level (never the current battle) gives the types killed most more HP.
+#[test]
+fn the_types_killed_most_come_back_stronger_at_the_next_level() {
+    let content = Mods::new().load_with_core();
+    let config = |difficulty| RunConfig {
+        seed: 5,
+        starting_blueprints: None,
+        difficulty,
+        ascension: 0,
+    };
+    let mut run = Run::new(&content, config(Difficulty::Normal)).unwrap();
+    let first = run.plan(&content).unwrap();
+    assert!(
+        first.setup.start.strength.values().all(|&s| s == 1.0),
+        "nothing killed yet, Normal: every type as it is"
+    );
+    let mut battle = first.setup.start(&content).unwrap();
+    assert_eq!(play_level(&mut battle), LevelResult::Won);
+    let tally = battle.tally().clone();
+    let kills: u32 = tally.values().map(|t| t.kills).sum();
+    assert!(kills > 20, "{tally:?}");
+    run.finish_battle(&battle);
+    assert_eq!(run.record(), &tally);
+    run.choose_reward(None, None).unwrap();
+
+    let next = run.plan(&content).unwrap();
+    let strength = &next.setup.start.strength;
+    let (most, _) = tally.iter().max_by_key(|(_, t)| t.kills).unwrap();
+    let untouched = content
+        .attackers
+        .iter()
+        .find(|a| !tally.contains_key(&a.id))
+        .unwrap();
+    assert!(
+        strength[most] > strength[&untouched.id] && strength[&untouched.id] > 1.0,
+        "{most} killed most: {strength:?}"
+    );
+    // Spawned attackers carry it.
+    let mut battle = next.setup.start(&content).unwrap();
+    let id = content.attacker_id(most).unwrap();
+    let e = battle.spawn_attacker(id, Default::default());
+    let base = content.attacker(id).max_health;
+    assert!((battle.entity(e).unwrap().max_hp - base * strength[most]).abs() < 1e-9);
+
+    // The same record under Hard: everything a quarter stronger again.
+    let hard = Run::from_ron(
+        &run.to_ron()
+            .replace("difficulty: Normal", "difficulty: Hard"),
+    )
+    .unwrap();
+    assert_eq!(hard.difficulty(), Difficulty::Hard);
+    let hard_strength = hard.plan(&content).unwrap().setup.start.strength;
+    assert!((hard_strength[most] - strength[most] * 1.25).abs() < 1e-9);
+    // A save keeps the record.
+    assert_eq!(Run::from_ron(&run.to_ron()).unwrap().record(), run.record());
+}
+
+/// Ascension: each level adds its rule change to those below, from the run's start.
+#[test]
+fn ascension_levels_add_up_their_changes() {
+    let content = Mods::new().load_with_core();
+    let setter = content.levels.as_ref().unwrap();
+    assert!(setter.ascension.len() >= 10, "at least ten levels");
+    let at = |ascension| {
+        let config = RunConfig {
+            seed: 9,
+            starting_blueprints: None,
+            difficulty: Difficulty::Normal,
+            ascension,
+        };
+        let run = Run::new(&content, config).unwrap();
+        let start = run.plan(&content).unwrap().setup.start;
+        (run, start)
+    };
+    let (base, base_start) = at(0);
+    let skeleton = "core:skeleton";
+    assert_eq!(base_start.strength[skeleton], 1.0);
+    // Level 1: attackers +5 % HP; 2: 10 % fewer materials; 3: 2 less hull.
+    let (one, one_start) = at(1);
+    assert!((one_start.strength[skeleton] - 1.05).abs() < 1e-9);
+    assert_eq!(one_start.materials, base_start.materials);
+    let (_, two_start) = at(2);
+    assert!((two_start.materials - base_start.materials * 0.9).abs() < 1e-9);
+    let (three, _) = at(3);
+    assert_eq!((one.hull(), three.hull()), (base.hull(), base.hull() - 2.0));
+    let (top, top_start) = at(setter.ascension.len() as u32);
+    assert_eq!(top.hull(), base.hull() - 8.0);
+    assert_eq!(top.collection_limit(), base.collection_limit() - 2);
+    assert!((top_start.strength[skeleton] - 1.2).abs() < 1e-9);
+    assert_eq!(top.ascension(), setter.ascension.len() as u32);
+    // Saved and read back, the level stays.
+    assert_eq!(
+        Run::from_ron(&top.to_ron()).unwrap().ascension(),
+        top.ascension()
+    );
+    let past = RunConfig {
+        seed: 9,
+        starting_blueprints: None,
+        difficulty: Difficulty::Normal,
+        ascension: setter.ascension.len() as u32 + 1,
+    };
+    let err = Run::new(&content, past).unwrap_err().to_string();
+    assert!(err.contains("there is no ascension level"), "{err}");
 }

@@ -20,6 +20,8 @@ fn played(content: &Arc<ContentDb>, ticks: u64) -> (Run, SavedGame, u64) {
         RunConfig {
             seed: 11,
             starting_blueprints: None,
+            difficulty: Default::default(),
+            ascension: 0,
         },
     )
     .unwrap();
@@ -106,6 +108,8 @@ fn a_save_between_levels_has_no_battle_to_bring_back() {
         RunConfig {
             seed: 3,
             starting_blueprints: None,
+            difficulty: Default::default(),
+            ascension: 0,
         },
     )
     .unwrap();

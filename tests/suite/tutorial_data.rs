@@ -42,6 +42,8 @@ fn core_has_a_tutorial_whose_battle_starts() {
         RunConfig {
             seed: tutorial.seed,
             starting_blueprints: Some(tutorial.blueprints.clone()),
+            difficulty: Default::default(),
+            ascension: 0,
         },
     )
     .unwrap();
