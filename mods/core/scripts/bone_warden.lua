@@ -1,16 +1,15 @@
 -- Bone Warden: every `every` ticks, a `shield` of `shield` HP for `ticks` ticks on each other
 -- attacker within `radius` tiles.
 
+local every = require("lib/every")
+
 return {
-    on_spawn = function(self, game)
-        self.next = game:tick() + self:param("every")
-    end,
+    on_spawn = every.start,
 
     on_tick = function(self, game)
-        if game:tick() < self.next then
+        if not every.due(self, game) then
             return
         end
-        self.next += self:param("every")
         local x, y = self:position()
         for _, attacker in game:attackers_near(x, y, self:param("radius")) do
             if attacker ~= self.entity then

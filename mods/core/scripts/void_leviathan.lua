@@ -1,16 +1,15 @@
 -- Void Leviathan: every `every` ticks, paralyzes the nearest building within `radius` tiles
 -- (not the Hub) for `ticks` ticks. Ties go to the building with the lower id.
 
+local every = require("lib/every")
+
 return {
-    on_spawn = function(self, game)
-        self.next = game:tick() + self:param("every")
-    end,
+    on_spawn = every.start,
 
     on_tick = function(self, game)
-        if game:tick() < self.next then
+        if not every.due(self, game) then
             return
         end
-        self.next += self:param("every")
         local x, y = self:position()
         local radius = self:param("radius")
         local nearest, best = nil, radius * radius
