@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use rampart::run::LevelSpec;
+use rampart::run::{LevelKind, LevelSpec};
 use rampart::waves::{LevelWaves, Wave};
 
 use super::{Context, Failure, write_output};
@@ -16,6 +16,12 @@ pub struct WavesArgs {
     /// The level, from 1.
     #[arg(long, default_value_t = 1)]
     pub level: u32,
+    /// Make it an elite battle (the level setter's `elite`).
+    #[arg(long, conflicts_with = "boss")]
+    pub elite: bool,
+    /// Make it a boss battle against this boss (`mod:name`), who comes with the last wave.
+    #[arg(long, value_name = "ID")]
+    pub boss: Option<String>,
     /// Write the waves as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -24,7 +30,12 @@ pub struct WavesArgs {
 /// Runs the command.
 pub fn run(context: &Context, args: &WavesArgs) -> Result<(), Failure> {
     let content = context.load_content();
-    let spec = LevelSpec::new(&content, args.seed, args.level).map_err(Failure::error)?;
+    let kind = match (&args.boss, args.elite) {
+        (Some(boss), _) => LevelKind::Boss(boss.clone()),
+        (None, true) => LevelKind::Elite,
+        (None, false) => LevelKind::Normal,
+    };
+    let spec = LevelSpec::of_kind(&content, args.seed, args.level, kind).map_err(Failure::error)?;
     let waves = spec.waves(args.seed).map_err(Failure::error)?;
     let json = serde_json::to_string_pretty(&waves).expect("waves serialise");
     write_output(args.json.as_deref(), &json, || table(&spec, &waves))
@@ -39,8 +50,13 @@ fn table(spec: &LevelSpec, level: &LevelWaves) -> String {
         .iter()
         .map(|a| a.id.as_str())
         .collect();
+    let kind = match &spec.kind {
+        LevelKind::Normal => String::new(),
+        LevelKind::Elite => " (elite)".to_string(),
+        LevelKind::Boss(boss) => format!(" (boss: {boss} comes first in the last wave)"),
+    };
     let mut out = format!(
-        "run {} level {}: {} path(s) of length {}, terrain {}, fuel goal {}, {} waves\nattackers: {}\n\n",
+        "run {} level {}{kind}: {} path(s) of length {}, terrain {}, fuel goal {}, {} waves\nattackers: {}\n\n",
         level.seed,
         level.level,
         level.paths,

@@ -135,6 +135,17 @@ pub struct RarityOdds {
     pub legendary: f64,
 }
 
+/// How much harder an elite or boss battle is than an ordinary battle of the same level (the
+/// thesis: harder battles need more fuel to win).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Harder {
+    /// Multiplies the waves' capacity and rate.
+    pub difficulty: f64,
+    /// Multiplies the fuel goal (and so the number of waves).
+    pub fuel_goal: f64,
+}
+
 /// The level setter: everything `levels.ron` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Patch)]
 #[patch(attribute(derive(Debug, Default, Deserialize)))]
@@ -163,6 +174,10 @@ pub struct LevelSetter {
     pub levels: Vec<LevelRule>,
     /// The run map, one entry per act (`docs/runs.md`).
     pub acts: Vec<ActShape>,
+    /// How much harder an elite battle is than an ordinary one of the same level.
+    pub elite: Harder,
+    /// How much harder the act's boss battle is; the boss comes with its last wave.
+    pub boss: Harder,
     /// The adaptive difficulty's numbers (`docs/runs.md`).
     pub adaptation: Adaptation,
     /// The ascension levels, from 1: each adds its change to those of the levels below.
@@ -369,6 +384,19 @@ impl Check<'_> {
             self.rule(i, db);
         }
         self.acts(db);
+        for (field, harder) in [("elite", v.elite), ("boss", v.boss)] {
+            let ok = |x: f64| x.is_finite() && x > 0.0 && x <= 100.0;
+            if !(ok(harder.difficulty) && ok(harder.fuel_goal)) {
+                self.error(
+                    None,
+                    field,
+                    format!(
+                        "`{field}`'s `difficulty` and `fuel_goal` must be above 0 and at most 100"
+                    ),
+                    None,
+                );
+            }
+        }
         if let Some(message) = v.adaptation.problem() {
             self.error(None, "adaptation", message, None);
         }

@@ -24,6 +24,9 @@ pub enum RunError {
         /// How many there are.
         levels: usize,
     },
+    /// A boss level's boss is not an attacker type of size `Boss`.
+    #[error("`{0}` is not a boss: a boss level needs an attacker type of size Boss")]
+    NoBoss(String),
     /// An act the level setter does not have was asked for.
     #[error("there is no act {act}: the level setter has {acts} (acts are numbered from 1)")]
     NoSuchAct {

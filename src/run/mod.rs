@@ -44,7 +44,7 @@ use crate::worldgen::WorldParams;
 
 pub use adapt::Difficulty;
 pub use error::{RunError, SaveProblem};
-pub use setter::{LevelSpec, level_seed, spawns};
+pub use setter::{LevelKind, LevelSpec, level_seed, spawns};
 
 /// The version of the save format.
 pub const SAVE_FORMAT: u32 = 1;
@@ -297,7 +297,7 @@ impl Run {
                 world,
                 start: Start {
                     seed: level_seed.branch("battle"),
-                    waves: waves.waves.iter().map(spawns).collect(),
+                    waves: spec.spawns(&waves),
                     collection: Some(self.collection.clone()),
                     hub: Some(setter.hub.clone()),
                     materials: adapt::Ascended::new(setter, self.ascension)

@@ -16,11 +16,27 @@ pub fn level_seed(run_seed: u64, level: u32) -> Seed {
     Seed(run_seed).branch("level").index(u64::from(level))
 }
 
+/// What kind of battle a level is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LevelKind {
+    /// An ordinary battle.
+    #[default]
+    Normal,
+    /// An elite battle: the level setter's `elite` makes it harder.
+    Elite,
+    /// A boss battle against this attacker type (`mod:name`): the level setter's `boss` makes
+    /// it harder, and the boss comes with the last wave.
+    Boss(String),
+}
+
 /// One level as the level setter makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelSpec {
     /// The level number, 1-based.
     pub level: u32,
+    /// What kind of battle it is.
+    #[serde(default)]
+    pub kind: LevelKind,
     /// The terrain type, `mod:name`.
     pub terrain: String,
     /// One length per path, in segments from outside the world to the Hub.
@@ -47,7 +63,34 @@ impl LevelSpec {
     /// Level `level` of the run with seed `run_seed`, from the content's level setter. Its random
     /// choices (terrain type, attacker types) draw from `level seed → "setup"`.
     pub fn new(content: &ContentDb, run_seed: u64, level: u32) -> Result<LevelSpec, RunError> {
+        LevelSpec::of_kind(content, run_seed, level, LevelKind::Normal)
+    }
+
+    /// Level `level` as a battle of `kind`: an elite or boss battle multiplies the waves'
+    /// difficulty and the fuel goal by the level setter's `elite` or `boss`, and a boss must be
+    /// an attacker type of size `Boss`. Everything else is as [`LevelSpec::new`] makes it.
+    pub fn of_kind(
+        content: &ContentDb,
+        run_seed: u64,
+        level: u32,
+        kind: LevelKind,
+    ) -> Result<LevelSpec, RunError> {
         let setter = setter(content)?;
+        let harder = match &kind {
+            LevelKind::Normal => None,
+            LevelKind::Elite => Some(setter.elite),
+            LevelKind::Boss(boss) => {
+                let is_boss = content
+                    .attacker_id(boss)
+                    .is_some_and(|a| content.attacker(a).size == Size::Boss);
+                if !is_boss {
+                    return Err(RunError::NoBoss(boss.clone()));
+                }
+                Some(setter.boss)
+            }
+        };
+        let (harder_difficulty, harder_fuel) =
+            harder.map_or((1.0, 1.0), |h| (h.difficulty, h.fuel_goal));
         if level == 0 {
             return Err(RunError::LevelZero);
         }
@@ -78,7 +121,7 @@ impl LevelSpec {
         }
         let terrain = terrains[rng.index(terrains.len())].to_string();
 
-        let fuel_goal = rule.fuel_goal.at(steps);
+        let fuel_goal = rule.fuel_goal.at(steps) * harder_fuel;
         let hub_fuel = content
             .blueprint_id(&setter.hub)
             .and_then(|id| content.blueprint(id).fuel_production)
@@ -102,7 +145,7 @@ impl LevelSpec {
         }
         let wave_count = wave_count as u32;
 
-        let difficulty = rule.difficulty.at(steps).max(0.0);
+        let difficulty = rule.difficulty.at(steps).max(0.0) * harder_difficulty;
         let mut params = rule.waves.clone();
         for growth in [&mut params.capacity, &mut params.rate] {
             growth.first *= difficulty;
@@ -111,6 +154,7 @@ impl LevelSpec {
 
         Ok(LevelSpec {
             level,
+            kind,
             terrain,
             path_lengths,
             branches: rule.branches,
@@ -211,6 +255,25 @@ fn pool(
     }
     AttackerPool::from_types(candidates.iter().map(|&i| &content.attackers[i]))
         .map_err(|error| RunError::Waves { level, error })
+}
+
+impl LevelSpec {
+    /// What each of `waves` sends into the battle; a boss level's boss comes first in the last
+    /// wave, on the first path.
+    pub fn spawns(&self, waves: &LevelWaves) -> Vec<WaveSpawns> {
+        let mut all: Vec<WaveSpawns> = waves.waves.iter().map(spawns).collect();
+        if let (LevelKind::Boss(boss), Some(last)) = (&self.kind, all.last_mut()) {
+            last.spawns.insert(
+                0,
+                WaveSpawn {
+                    delay: 0,
+                    path: 0,
+                    attacker: boss.clone(),
+                },
+            );
+        }
+        all
+    }
 }
 
 /// What a generated wave sends into a battle: each batch's attackers on each of its paths,

@@ -167,3 +167,47 @@ fn a_broken_override_leaves_no_level_setter_and_runs_say_why() {
     let err = LevelSpec::new(&content, 1, 1).unwrap_err();
     assert!(err.to_string().contains("levels.ron"), "{err}");
 }
+
+/// Elite and boss battles: harder waves and more fuel to win, from `elite` and `boss` in
+/// `levels.ron`; a boss level's boss comes first in its last wave.
+#[test]
+fn elite_and_boss_levels_are_harder_and_the_boss_leads_the_last_wave() {
+    use rampart::run::LevelKind;
+    let content = core();
+    let setter = content.levels.as_ref().unwrap();
+    let normal = LevelSpec::new(&content, 4, 6).unwrap();
+    let elite = LevelSpec::of_kind(&content, 4, 6, LevelKind::Elite).unwrap();
+    let boss = LevelKind::Boss("core:slime_queen".into());
+    let boss = LevelSpec::of_kind(&content, 4, 6, boss).unwrap();
+    assert!((elite.fuel_goal - normal.fuel_goal * setter.elite.fuel_goal).abs() < 1e-9);
+    assert!((boss.fuel_goal - normal.fuel_goal * setter.boss.fuel_goal).abs() < 1e-9);
+    assert!(
+        elite.wave_count > normal.wave_count,
+        "more fuel, more waves"
+    );
+    let ratio = elite.params.capacity.first / normal.params.capacity.first;
+    assert!((ratio - setter.elite.difficulty).abs() < 1e-9, "{ratio}");
+    assert_eq!(
+        (&elite.terrain, &elite.path_lengths),
+        (&normal.terrain, &normal.path_lengths),
+        "the same level otherwise"
+    );
+    let waves = boss.waves(4).unwrap();
+    let spawns = boss.spawns(&waves);
+    assert_eq!(spawns.len(), boss.wave_count as usize);
+    let first = &spawns.last().unwrap().spawns[0];
+    assert_eq!(
+        (first.attacker.as_str(), first.delay),
+        ("core:slime_queen", 0)
+    );
+    let bosses = spawns
+        .iter()
+        .flat_map(|w| &w.spawns)
+        .filter(|s| s.attacker == "core:slime_queen")
+        .count();
+    assert_eq!(bosses, 1);
+    let err = LevelSpec::of_kind(&content, 4, 6, LevelKind::Boss("core:skeleton".into()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is not a boss"), "{err}");
+}
