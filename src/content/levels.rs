@@ -13,6 +13,7 @@ use struct_patch::Patch;
 use super::acts::{ActShape, MAX_ACTS};
 use super::adaptation::{Adaptation, Ascension};
 use super::load::{Item, Source, single};
+use super::money::Money;
 use super::{ContentDb, Placement, Size, WaveParams};
 use crate::diagnostics::{Diagnostic, Diagnostics, did_you_mean};
 use crate::ron_file;
@@ -178,6 +179,8 @@ pub struct LevelSetter {
     pub elite: Harder,
     /// How much harder the act's boss battle is; the boss comes with its last wave.
     pub boss: Harder,
+    /// Money: what a run starts with, battles pay and shops charge (`docs/runs.md`).
+    pub money: Money,
     /// The adaptive difficulty's numbers (`docs/runs.md`).
     pub adaptation: Adaptation,
     /// The ascension levels, from 1: each adds its change to those of the levels below.
@@ -396,6 +399,9 @@ impl Check<'_> {
                     None,
                 );
             }
+        }
+        if let Some(message) = v.money.problem() {
+            self.error(None, "money", message, None);
         }
         if let Some(message) = v.adaptation.problem() {
             self.error(None, "adaptation", message, None);

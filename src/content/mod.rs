@@ -16,6 +16,7 @@ pub mod describe;
 pub mod description;
 pub mod levels;
 mod load;
+pub mod money;
 pub mod tutorial;
 mod validate;
 pub mod wave_params;

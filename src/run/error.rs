@@ -24,6 +24,23 @@ pub enum RunError {
         /// How many there are.
         levels: usize,
     },
+    /// A shop's offer was sold already.
+    #[error("that offer is sold")]
+    Sold,
+    /// Not enough money.
+    #[error("it costs {price} and the run has {money}")]
+    TooPoor {
+        /// The price.
+        price: u32,
+        /// The money the run has.
+        money: u32,
+    },
+    /// The collection's last blueprint cannot be removed.
+    #[error("the last blueprint of the collection cannot be removed")]
+    LastBlueprint,
+    /// The hull is whole.
+    #[error("the hull is whole: there is nothing to repair")]
+    HullFull,
     /// A boss level's boss is not an attacker type of size `Boss`.
     #[error("`{0}` is not a boss: a boss level needs an attacker type of size Boss")]
     NoBoss(String),

@@ -28,6 +28,7 @@ pub mod map;
 pub mod rewards;
 pub mod save;
 pub mod setter;
+pub mod shop;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -45,6 +46,7 @@ use crate::worldgen::WorldParams;
 pub use adapt::Difficulty;
 pub use error::{RunError, SaveProblem};
 pub use setter::{LevelKind, LevelSpec, level_seed, spawns};
+pub use shop::{Offer, Shop, Ware};
 
 /// The version of the save format.
 pub const SAVE_FORMAT: u32 = 1;
@@ -142,6 +144,9 @@ pub struct Run {
     /// Kills and hull taken by attacker type over the run's battles (adaptive difficulty).
     #[serde(default)]
     record: BTreeMap<String, TypeTally>,
+    /// Money (earned in battles, spent in shops).
+    #[serde(default)]
+    money: u32,
 }
 
 impl Run {
@@ -193,6 +198,7 @@ impl Run {
             difficulty: config.difficulty,
             ascension: config.ascension,
             record: BTreeMap::new(),
+            money: setter.money.start,
         })
     }
 
@@ -326,7 +332,12 @@ impl Run {
         }
         match battle.phase() {
             Phase::Won => {
+                let lost = self.hull - battle.player().hull;
                 self.hull = battle.player().hull;
+                if let Ok(setter) = setter::setter(battle.content()) {
+                    let pay = shop::pay(&setter.money, &LevelKind::Normal, lost);
+                    self.money = self.money.saturating_add(pay);
+                }
                 let content = battle.content();
                 let offers = match setter::setter(content) {
                     Ok(setter) => {

@@ -26,6 +26,18 @@ pub fn draw(
     picked: &[String],
     rng: &mut Rng,
 ) -> Vec<String> {
+    draw_n(content, setter, won, picked, setter.offers, rng)
+}
+
+/// Like [`draw`], for `count` blueprints (a shop's stock).
+pub fn draw_n(
+    content: &ContentDb,
+    setter: &LevelSetter,
+    won: u32,
+    picked: &[String],
+    count: usize,
+    rng: &mut Rng,
+) -> Vec<String> {
     let mut left: [Vec<&str>; 3] = Default::default();
     for bp in &content.blueprints {
         if picked.contains(&bp.id) || !offerable(content, &bp.id) {
@@ -37,7 +49,7 @@ pub fn draw(
     }
     let odds = setter.odds(won);
     let mut offers = Vec::new();
-    while offers.len() < setter.offers {
+    while offers.len() < count {
         let weights: Vec<f64> = (0..3)
             .map(|r| if left[r].is_empty() { 0.0 } else { odds[r] })
             .collect();

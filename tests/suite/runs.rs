@@ -440,3 +440,86 @@ fn ascension_levels_add_up_their_changes() {
     let err = Run::new(&content, past).unwrap_err().to_string();
     assert!(err.contains("there is no ascension level"), "{err}");
 }
+
+/// Money: a won battle pays, less for hull lost; shops sell blueprints from the reward pool, a
+/// repair and a removal at the level setter's prices.
+#[test]
+fn battles_pay_and_shops_sell_at_the_level_setters_prices() {
+    use rampart::run::{Shop, Ware};
+    let content = Mods::new().load_with_core();
+    let money = &content.levels.as_ref().unwrap().money;
+    let mut run = Run::new(&content, RunConfig::new(12)).unwrap();
+    assert_eq!(run.money(), money.start);
+    let hull = run.hull();
+    let mut battle = run.plan(&content).unwrap().setup.start(&content).unwrap();
+    assert_eq!(play_level(&mut battle), LevelResult::Won);
+    run.finish_battle(&battle);
+    let lost = hull - run.hull();
+    let pay = (f64::from(money.battle) - (money.per_hull_lost * lost).round()).max(0.0) as u32;
+    assert_eq!(run.money(), money.start + pay, "lost {lost} hull");
+
+    let mut shop = Shop::stock(&content, &run, Seed(3).branch("shop")).unwrap();
+    assert_eq!(
+        shop,
+        Shop::stock(&content, &run, Seed(3).branch("shop")).unwrap(),
+        "the same seed stocks the same shop"
+    );
+    let wares: Vec<&Ware> = shop.offers.iter().map(|o| &o.ware).collect();
+    assert_eq!(wares.len(), money.shop_blueprints + 2);
+    assert_eq!(wares[wares.len() - 2..], [&Ware::Repair, &Ware::Removal]);
+    for o in &shop.offers[..money.shop_blueprints] {
+        let Ware::Blueprint(id) = &o.ware else {
+            panic!("blueprints first")
+        };
+        assert!(offerable(&content, id) && !run.picked().contains(id));
+        let rarity = content.blueprint(content.blueprint_id(id).unwrap()).rarity;
+        let price = match rarity {
+            Rarity::Rare => money.prices.rare,
+            Rarity::Legendary => money.prices.legendary,
+            _ => money.prices.common,
+        };
+        assert_eq!(o.price, price);
+    }
+
+    // Too poor, then rich enough (a save edited to hold more money: saves are plain RON).
+    let too_much = shop.offers.iter().position(|o| o.price > run.money());
+    if let Some(i) = too_much {
+        let err = run
+            .clone()
+            .buy(&content, &mut shop.clone(), i, None)
+            .unwrap_err();
+        assert!(err.to_string().contains("it costs"), "{err}");
+    }
+    let text = run
+        .to_ron()
+        .replace(&format!("money: {}", run.money()), "money: 1000");
+    let mut run = Run::from_ron(&text).unwrap();
+    run.choose_reward(None, None).unwrap();
+    let Ware::Blueprint(bought) = shop.offers[0].ware.clone() else {
+        unreachable!()
+    };
+    let before = run.collection().len();
+    run.buy(&content, &mut shop, 0, None).unwrap();
+    assert_eq!(run.collection().len(), before + 1);
+    assert!(run.picked().contains(&bought));
+    assert_eq!(run.money(), 1000 - shop.offers[0].price);
+    let err = run.buy(&content, &mut shop, 0, None).unwrap_err();
+    assert!(err.to_string().contains("sold"), "{err}");
+    // A removal takes the named slot out.
+    let removal = shop.offers.len() - 1;
+    let first = run.collection()[0].clone();
+    run.buy(&content, &mut shop, removal, Some(0)).unwrap();
+    assert_eq!(run.collection().len(), before);
+    assert!(!run.collection().contains(&first));
+    // A repair gives hull back, never past the starting hull.
+    let repair = shop.offers.len() - 2;
+    if run.hull() < hull {
+        run.buy(&content, &mut shop, repair, None).unwrap();
+        assert!(run.hull() <= hull);
+    }
+    while run.hull() < hull {
+        run.buy(&content, &mut shop, repair, None).unwrap();
+    }
+    let err = run.buy(&content, &mut shop, repair, None).unwrap_err();
+    assert!(err.to_string().contains("whole"), "{err}");
+}
