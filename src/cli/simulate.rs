@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use rampart::autopilot::{RunReport, play_run};
 use rampart::level::replay::Replay;
-use rampart::run::RunConfig;
+use rampart::run::{Difficulty, RunConfig};
 
 use super::{Context, Failure, write_output};
 
@@ -29,6 +29,12 @@ pub struct SimulateArgs {
     /// Write the result as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// The ascension level of the runs (0: none; the level setter lists the levels).
+    #[arg(long, default_value_t = 0)]
+    pub ascension: u32,
+    /// The difficulty setting: auto, easy, normal or hard.
+    #[arg(long, default_value = "auto", value_parser = parse_difficulty)]
+    pub difficulty: Difficulty,
     /// Record every level played as a battle record in DIR (`run-<seed>-level-<k>.json`), for
     /// `rampart replay`.
     #[arg(long, value_name = "DIR")]
@@ -40,6 +46,8 @@ pub struct SimulateArgs {
 struct Sweep<'a> {
     first_seed: u64,
     runs: u64,
+    ascension: u32,
+    difficulty: Difficulty,
     max_levels: u32,
     /// `distribution[k]` runs won exactly `k` levels.
     distribution: Vec<u64>,
@@ -72,8 +80,8 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
         let config = RunConfig {
             seed,
             starting_blueprints: None,
-            difficulty: Default::default(),
-            ascension: 0,
+            difficulty: args.difficulty,
+            ascension: args.ascension,
         };
         let played = play_run(&content, config, args.levels, |plan, battle| {
             let Some(dir) = &args.record else {
@@ -112,6 +120,8 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     let sweep = Sweep {
         first_seed: args.seed,
         runs: args.runs,
+        ascension: args.ascension,
+        difficulty: args.difficulty,
         max_levels: args.levels,
         mean_levels_won: total as f64 / args.runs as f64,
         distribution,
@@ -119,6 +129,19 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     };
     let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
     write_output(args.json.as_deref(), &json, || sweep_table(&sweep))
+}
+
+/// Reads `--difficulty`.
+fn parse_difficulty(text: &str) -> Result<Difficulty, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "auto" => Ok(Difficulty::Auto),
+        "easy" => Ok(Difficulty::Easy),
+        "normal" => Ok(Difficulty::Normal),
+        "hard" => Ok(Difficulty::Hard),
+        _ => Err(format!(
+            "`{text}` is not a difficulty: use auto, easy, normal or hard"
+        )),
+    }
 }
 
 /// Progress of a sweep on standard error, which leaves standard output the same everywhere: a bar
@@ -212,8 +235,8 @@ fn run_table(r: &RunReport) -> String {
 fn sweep_table(s: &Sweep) -> String {
     let last = s.first_seed + s.runs - 1;
     let mut out = format!(
-        "{} runs (seeds {}–{last}), at most {} levels each\nlevels won  runs  share\n",
-        s.runs, s.first_seed, s.max_levels
+        "{} runs (seeds {}–{last}), at most {} levels each, ascension {}, difficulty {:?}\nlevels won  runs  share\n",
+        s.runs, s.first_seed, s.max_levels, s.ascension, s.difficulty
     );
     for (k, &n) in s.distribution.iter().enumerate() {
         let share = n as f64 / s.runs as f64;

@@ -229,3 +229,46 @@ fn simulate_runs_shows_progress_and_the_distribution() {
         .count() as u64;
     assert_eq!(distribution[1], won);
 }
+
+#[test]
+fn simulate_takes_an_ascension_level_and_a_difficulty_and_refuses_what_does_not_exist() {
+    let home = tempfile::tempdir().unwrap();
+    let out = rampart(
+        home.path(),
+        &[
+            "simulate",
+            "--seed",
+            "2",
+            "--runs",
+            "2",
+            "--levels",
+            "1",
+            "--ascension",
+            "3",
+            "--difficulty",
+            "hard",
+            "--json",
+            "-",
+        ],
+    );
+    let sweep = json(&out);
+    assert_eq!(
+        (&sweep["ascension"], &sweep["difficulty"]),
+        (&Value::from(3), &Value::from("Hard"))
+    );
+    for (args, needle) in [
+        (["--ascension", "99"], "there is no ascension level 99"),
+        (["--difficulty", "brutal"], "is not a difficulty"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rampart"))
+            .args(["simulate", "--seed", "1"])
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("RAMPART_HOME", home.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+    }
+}
