@@ -36,7 +36,7 @@ use crate::autopilot::Autopilot;
 use crate::battle::preview::RangeOf;
 use crate::battle::{EntityId, Phase};
 use crate::content::BlueprintKind;
-use crate::run::RunConfig;
+use crate::run::{Difficulty, RunConfig};
 use crate::worldgen::Pos;
 
 /// The run seed of the scene.
@@ -296,11 +296,11 @@ fn play(
                     return fail(&script, &mut stage.exit, "no Continue after leaving a run");
                 }
                 script.saw("the menu offers Continue after leaving a run".into());
+                // Normal: the scene's level as it was before adaptive difficulty (Auto starts a
+                // tenth harder at full hull), so the scripted defence keeps its margin.
                 let config = RunConfig {
-                    seed: SEED,
-                    starting_blueprints: None,
-                    difficulty: Default::default(),
-                    ascension: 0,
+                    difficulty: Difficulty::Normal,
+                    ..RunConfig::new(SEED)
                 };
                 if let Err(e) = start_run(&mut game, &content, config, &mut stage.next) {
                     return fail(&script, &mut stage.exit, &e.to_string());
