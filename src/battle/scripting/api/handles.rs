@@ -52,12 +52,10 @@ impl<const N: usize> mlua::IntoLuaMulti for CallArgs<'_, N> {
                 return Err(mlua::Error::StackError);
             }
             for arg in self.args {
-                match arg {
-                    Arg::Value(v) => raw.push_value(&v)?,
-                    Arg::Entity(id) if self.known.is_some_and(|(k, _)| k == id) => {
-                        raw.push(self.known.map(|(_, handle)| handle))?;
-                    }
-                    Arg::Entity(id) => {
+                match (arg, self.known) {
+                    (Arg::Value(v), _) => raw.push_value(&v)?,
+                    (Arg::Entity(id), Some((known, handle))) if known == id => raw.push(handle)?,
+                    (Arg::Entity(id), _) => {
                         raw.push(self.handles)?;
                         ffi::lua_pushnumber(state, handle_key(id));
                         if ffi::lua_rawget(state, -2) == ffi::LUA_TUSERDATA {
