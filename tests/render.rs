@@ -1,12 +1,13 @@
 //! The render test: the real game client, under a virtual X display (Xvfb), plays its scripted
 //! scene (`rampart play --scene DIR`, `client/scene.rs`): the first start's tutorial offer and
-//! the tutorial's first steps, a battle with a fixed seed, towers placed and a refused
-//! placement, the first wave at 2× with a pause and a selected tower's highlights, a tower
-//! deleted, the run left and continued, the level's terrain file edited and then broken (its
-//! error shows, the world stays), an ability and a test mod's script error in the second wave,
-//! the rest of the level to its win and the reward cards. Every screenshot must show something
-//! (not one flat colour), each must differ from the one before, the battle's must show the HUD's
-//! top bar, and what the scene saw (`hud.txt`) must include every step and the HUD's texts.
+//! the tutorial's first steps, a battle room entered on a fixed seed's map, towers placed and a
+//! refused placement, the first wave at 2× with a pause and a selected tower's highlights, a
+//! tower deleted, the run left and continued, the level's terrain file edited and then broken
+//! (its error shows, the world stays), an ability and a test mod's script error in the second
+//! wave, the rest of the level to its win, the reward cards and the map again. Every screenshot
+//! must show something (not one flat colour), each must differ from the one before, the
+//! battle's must show the HUD's top bar, and what the scene saw (`hud.txt`) must include every
+//! step and the HUD's texts.
 //!
 //! Needs `xvfb-run` and a Vulkan driver that renders in software (Mesa's lavapipe); `.ci/run`
 //! installs both. Set `RAMPART_UPDATE_SCREENSHOTS=1` to copy the screenshots into
@@ -17,7 +18,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The screenshots the scene saves, in order.
-const SHOTS: [&str; 14] = [
+const SHOTS: [&str; 15] = [
     "01-menu.png",
     "02-tutorial.png",
     "03-tutorial-place.png",
@@ -32,6 +33,7 @@ const SHOTS: [&str; 14] = [
     "12-wave.png",
     "13-won.png",
     "14-reward.png",
+    "15-map.png",
 ];
 /// The screenshots of the battle screen, with the HUD.
 const BATTLE: std::ops::Range<usize> = 1..13;
@@ -170,6 +172,7 @@ fn scripted_scene_renders_every_step() {
         "the first start offers the tutorial",
         "tutorial walked to step 4: Place a tower",
         "the menu offers Continue after leaving a run",
+        "map screen: act 1, level 1",
         "placed towers: 3",
         "highlights: the selected tower (1)",
         "continued the saved run at tick",
@@ -191,6 +194,7 @@ fn scripted_scene_renders_every_step() {
         "Speed: >> 2x",
         "level won",
         "reward screen: 3 offers",
+        "map after the reward: level 2, 2 rooms entered",
     ] {
         assert!(hud.contains(needle), "the scene lacks `{needle}`:\n{hud}");
     }

@@ -13,12 +13,17 @@
 //! - **During a wave**, every few ticks: an area ability where it hurts at least two attackers'
 //!   worth, or any attacker about to reach the Hub, or anything when energy is about to overflow.
 //! - **After a won level**, the reward that improves its collection most ([`choose_reward`]).
+//! - **On the run map**, a rest when the hull is low, a shop with money to spend, then battles,
+//!   events, and the boss when nothing better is open ([`choose_room`]); in a shop a repair when
+//!   low, else the best blueprint it can pay for ([`choose_purchase`]); at an event the choice
+//!   whose outcomes are worth most ([`choose_event`]).
 //!
 //! `docs/runs.md` has the details and `docs/balance.md` how far it gets.
 
 pub mod estimate;
 mod play;
 mod rewards;
+mod route;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +37,7 @@ use crate::worldgen::Pos;
 
 pub use play::{LevelReport, LevelResult, RunReport, play_level, play_run};
 pub use rewards::choose_reward;
+pub use route::{choose_event, choose_purchase, choose_room};
 
 /// The autopilot builds until its capacity on each path is this many times the next wave's
 /// value there: the model ignores misses, overkill and time spent turning, so it flatters.

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::rewards::take_augment;
+use super::route::{choose_event, choose_purchase, choose_room};
 use super::{Autopilot, choose_reward};
 use crate::battle::{Battle, EntityKind, Phase};
 use crate::content::{Behaviour, ContentDb};
@@ -29,6 +31,10 @@ pub enum LevelResult {
 pub struct LevelReport {
     /// The level number.
     pub level: u32,
+    /// The act it was played in.
+    pub act: u32,
+    /// Its room's kind: `battle`, `elite` or `boss`.
+    pub kind: String,
     /// The terrain type.
     pub terrain: String,
     /// How many paths.
@@ -64,6 +70,20 @@ pub struct LevelReport {
 pub struct RunReport {
     /// The run seed.
     pub seed: u64,
+    /// The ascension level it was played at.
+    pub ascension: u32,
+    /// Whether the last act's boss was beaten.
+    pub won: bool,
+    /// The act reached.
+    pub acts_reached: u32,
+    /// Acts whose boss was beaten.
+    pub acts_won: u32,
+    /// Rooms entered over the run, start rooms not counted.
+    pub rooms: u32,
+    /// Money at the end.
+    pub money: u32,
+    /// Money spent in shops and events.
+    pub money_spent: u32,
     /// The highest level played.
     pub levels_reached: u32,
     /// Levels won.
@@ -103,38 +123,88 @@ pub fn play_level(battle: &mut Battle) -> LevelResult {
     }
 }
 
-/// Plays a run with the autopilot for at most `max_levels` levels, or until it is lost.
-/// `on_level` sees every level's plan and finished battle (to record it, say).
+/// Plays a run with the autopilot — rooms chosen, shops used, events decided, battles played —
+/// until it is won or lost, or `max_levels` battles were played. `on_level` sees every level's
+/// plan and finished battle (to record it, say).
 pub fn play_run(
     content: &Arc<ContentDb>,
     config: RunConfig,
     max_levels: u32,
     mut on_level: impl FnMut(&LevelPlan, &Battle),
 ) -> Result<RunReport, RunError> {
+    let ascension = config.ascension;
     let mut run = Run::new(content, config)?;
     let mut levels: Vec<LevelReport> = Vec::new();
     let mut result = LevelResult::Won;
-    while run.level() <= max_levels && *run.phase() == RunPhase::Battle {
-        let plan = run.plan(content)?;
-        let mut battle = plan.start(content)?;
-        result = play_level(&mut battle);
-        on_level(&plan, &battle);
-        levels.push(report(&plan, &battle, result));
-        if result == LevelResult::Stalled {
-            break;
-        }
-        run.finish_battle(&battle);
-        if let RunPhase::Reward { offers } = run.phase() {
-            let offers = offers.clone();
-            let (offer, replace) = choose_reward(content, &run);
-            run.choose_reward(offer, replace)?;
-            if let Some(last) = levels.last_mut() {
-                last.reward = offer.map(|i| offers[i].clone());
+    let (mut rooms, mut acts_won, mut spent) = (0, 0, 0);
+    // Whether the reward being chosen was won in the last battle (not given by an event).
+    let mut battle_reward = false;
+    loop {
+        let money = run.money();
+        match run.phase().clone() {
+            RunPhase::Map => {
+                let Some(room) = choose_room(content, &run) else {
+                    break;
+                };
+                run.enter(content, room)?;
+                rooms += 1;
             }
+            RunPhase::Battle => {
+                if levels.len() as u32 >= max_levels {
+                    break;
+                }
+                let plan = run.plan(content)?;
+                let kind = run.map().node(run.map().current()).map(|n| n.kind.name());
+                let mut battle = plan.start(content)?;
+                result = play_level(&mut battle);
+                on_level(&plan, &battle);
+                let mut level = report(&plan, &battle, result);
+                level.act = run.act();
+                level.kind = kind.unwrap_or("battle").to_string();
+                levels.push(level);
+                if result == LevelResult::Stalled {
+                    break;
+                }
+                run.finish_battle(&battle);
+                battle_reward = true;
+                if kind == Some("boss") && result == LevelResult::Won {
+                    acts_won += 1;
+                }
+            }
+            RunPhase::Reward { .. } if take_augment(content, &run) => {
+                run.take_reward_augment(content)?;
+                battle_reward = false;
+            }
+            RunPhase::Reward { offers, .. } => {
+                let (offer, replace) = choose_reward(content, &run);
+                run.choose_reward(content, offer, replace)?;
+                if let (Some(last), Some(i), true) = (levels.last_mut(), offer, battle_reward) {
+                    last.reward = Some(offers[i].clone());
+                }
+                battle_reward = false;
+            }
+            RunPhase::Shop(_) => match choose_purchase(content, &run) {
+                Some((offer, slot)) => run.buy(content, offer, slot)?,
+                None => run.leave_shop()?,
+            },
+            RunPhase::Event(_) => {
+                let choice = choose_event(content, &run).unwrap_or(0);
+                run.choose_event(content, choice)?;
+                battle_reward = false;
+            }
+            RunPhase::Over { .. } | RunPhase::Won { .. } => break,
         }
+        spent += money.saturating_sub(run.money());
     }
     Ok(RunReport {
         seed: run.seed(),
+        ascension,
+        won: matches!(run.phase(), RunPhase::Won { .. }),
+        acts_reached: run.act(),
+        acts_won,
+        rooms,
+        money: run.money(),
+        money_spent: spent,
         levels_reached: levels.last().map_or(0, |l| l.level),
         levels_won: levels
             .iter()
@@ -167,6 +237,8 @@ fn report(plan: &LevelPlan, battle: &Battle, result: LevelResult) -> LevelReport
     };
     LevelReport {
         level: plan.level,
+        act: 1,
+        kind: "battle".into(),
         terrain: plan.setup.world.terrain().to_string(),
         paths: plan.waves.paths,
         result,

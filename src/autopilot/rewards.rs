@@ -64,9 +64,29 @@ fn worth(bp: &Blueprint) -> f64 {
 /// lacks counts as double), if any improves; with a full collection it gives up the weakest of
 /// that sort, or else the weakest of a sort it holds two or more of, or skips.
 pub fn choose_reward(content: &ContentDb, run: &Run) -> (Option<usize>, Option<usize>) {
-    let RunPhase::Reward { offers } = run.phase() else {
+    let RunPhase::Reward { offers, .. } = run.phase() else {
         return (None, None);
     };
+    best_blueprint(content, run, offers)
+}
+
+/// Whether to take a reward's augment: when no blueprint on offer improves the collection.
+pub fn take_augment(content: &ContentDb, run: &Run) -> bool {
+    matches!(
+        run.phase(),
+        RunPhase::Reward {
+            augment: Some(_),
+            ..
+        }
+    ) && choose_reward(content, run).0.is_none()
+}
+
+/// Like [`choose_reward`], among `offers` (blueprint ids): `(offer, replace)`.
+pub(super) fn best_blueprint(
+    content: &ContentDb,
+    run: &Run,
+    offers: &[String],
+) -> (Option<usize>, Option<usize>) {
     let held: Vec<&Blueprint> = run
         .collection()
         .iter()

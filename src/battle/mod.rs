@@ -7,6 +7,7 @@
 //! Lua scripts alike — hooks in. [`Battle::state_hash`] fingerprints the canonical state; the same
 //! content, seed and commands give the same hash in any process.
 
+mod augments;
 pub mod barriers;
 pub mod chains;
 mod describe;
@@ -110,6 +111,10 @@ pub struct Start {
     /// difficulty when the level is set up; types not named keep their HP.
     #[serde(default)]
     pub strength: BTreeMap<String, f64>,
+    /// Augments of the player's blueprints (`mod:name` of a blueprint → its augments, in the
+    /// order taken), from the run's collection.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub augments: BTreeMap<String, Vec<String>>,
 }
 
 impl Start {
@@ -127,6 +132,7 @@ impl Start {
             hull: 20.0,
             fuel_goal: 100.0,
             strength: BTreeMap::new(),
+            augments: BTreeMap::new(),
         }
     }
 }
@@ -481,6 +487,7 @@ impl Battle {
             previewing: false,
         };
         rules::install(&mut battle);
+        augments::install(&mut battle);
         let host = ScriptHost::new(&battle.content, &battle.config.script_limits);
         battle.scripts = Some(host.clone());
         host.load_all(&mut battle);

@@ -25,7 +25,7 @@ pub fn run(context: &Context) -> Result<(), Failure> {
     let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
     let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();
     out!(
-        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} terrain types, {} scripts — {} error{}, {} warning{}",
+        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} augments, {} events, {} terrain types, {} scripts — {} error{}, {} warning{}",
         mods.len(),
         plural(mods.len()),
         if mods.is_empty() {
@@ -35,6 +35,8 @@ pub fn run(context: &Context) -> Result<(), Failure> {
         },
         content.attackers.len(),
         content.blueprints.len(),
+        content.augments.len(),
+        content.events.len(),
         content.terrains.len(),
         scripts,
         diagnostics.error_count(),

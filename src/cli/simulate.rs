@@ -1,5 +1,5 @@
 //! `rampart simulate`: runs played headless by the autopilot — one in detail, or many for the
-//! distribution of levels reached.
+//! acts reached and won, the win rate and the levels won, per ascension level.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,9 +8,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use rampart::autopilot::{RunReport, play_run};
+use rampart::autopilot::{LevelResult, RunReport, play_run};
 use rampart::level::replay::Replay;
-use rampart::run::{Difficulty, RunConfig};
+use rampart::run::{Difficulty, Run, RunConfig};
 
 use super::{Context, Failure, write_output};
 
@@ -20,18 +20,19 @@ pub struct SimulateArgs {
     /// The run seed (with --runs, the first of consecutive seeds).
     #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
     pub seed: u64,
-    /// The most levels to play in a run.
-    #[arg(long, default_value_t = 5)]
+    /// The most battles to play in a run; a run ends sooner when it is won or lost.
+    #[arg(long, default_value_t = 100)]
     pub levels: u32,
-    /// How many runs, with seeds N, N+1, …; prints the distribution of levels won.
+    /// How many runs, with seeds N, N+1, …, at each ascension level; prints what they reached.
     #[arg(long, default_value_t = 1)]
     pub runs: u64,
     /// Write the result as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
-    /// The ascension level of the runs (0: none; the level setter lists the levels).
-    #[arg(long, default_value_t = 0)]
-    pub ascension: u32,
+    /// The ascension level of the runs (0: none; the level setter lists the levels), or a range
+    /// `A-B` to play the same seeds at each level from A to B.
+    #[arg(long, default_value = "0", value_parser = parse_ascensions)]
+    pub ascension: Ascensions,
     /// The difficulty setting: auto, easy, normal or hard.
     #[arg(long, default_value = "auto", value_parser = parse_difficulty)]
     pub difficulty: Difficulty,
@@ -41,18 +42,118 @@ pub struct SimulateArgs {
     pub record: Option<PathBuf>,
 }
 
+/// The ascension levels `--ascension` asks for: `from` to `to`, both included.
+#[derive(Clone, Copy, Debug)]
+pub struct Ascensions {
+    from: u32,
+    to: u32,
+}
+
+/// Reads `--ascension`: `A` or `A-B`.
+fn parse_ascensions(text: &str) -> Result<Ascensions, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{text}` is not an ascension level or a range like 0-10"))
+    };
+    let (from, to) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(text)?, number(text)?),
+    };
+    if to < from {
+        return Err(format!("`{text}`: the range must go up, like 0-10"));
+    }
+    Ok(Ascensions { from, to })
+}
+
 /// What `--runs` writes as JSON.
 #[derive(Serialize)]
 struct Sweep<'a> {
     first_seed: u64,
     runs: u64,
-    ascension: u32,
     difficulty: Difficulty,
     max_levels: u32,
-    /// `distribution[k]` runs won exactly `k` levels.
+    /// The acts a run has.
+    acts: u32,
+    /// One summary per ascension level played.
+    ascensions: Vec<Summary>,
+    reports: &'a [RunReport],
+}
+
+/// What the runs at one ascension level came to.
+#[derive(Serialize)]
+struct Summary {
+    ascension: u32,
+    runs: u64,
+    /// Runs whose last act's boss was beaten.
+    won: u64,
+    win_rate: f64,
+    /// `acts_reached[a]` runs reached act `a + 1`.
+    acts_reached: Vec<u64>,
+    /// `acts_won[a]` runs beat the boss of act `a + 1`.
+    acts_won: Vec<u64>,
+    /// `distribution[k]` runs won exactly `k` battles.
     distribution: Vec<u64>,
     mean_levels_won: f64,
-    reports: &'a [RunReport],
+    mean_rooms: f64,
+    mean_money_earned: f64,
+    /// Acts won without a won boss battle in them: must be 0.
+    acts_won_without_boss: u64,
+}
+
+impl Summary {
+    fn new(ascension: u32, acts: u32, reports: &[&RunReport]) -> Summary {
+        let runs = reports.len() as u64;
+        let share = |n: u64| {
+            if runs == 0 {
+                0.0
+            } else {
+                n as f64 / runs as f64
+            }
+        };
+        let mean = |f: &dyn Fn(&RunReport) -> f64| {
+            if runs == 0 {
+                0.0
+            } else {
+                reports.iter().map(|r| f(r)).sum::<f64>() / runs as f64
+            }
+        };
+        let won = reports.iter().filter(|r| r.won).count() as u64;
+        let count_acts = |f: &dyn Fn(&RunReport) -> u32| -> Vec<u64> {
+            (1..=acts)
+                .map(|a| reports.iter().filter(|r| f(r) >= a).count() as u64)
+                .collect()
+        };
+        let most_won = reports.iter().map(|r| r.levels_won).max().unwrap_or(0);
+        let mut distribution = vec![0u64; most_won as usize + 1];
+        for r in reports {
+            distribution[r.levels_won as usize] += 1;
+        }
+        let without_boss = reports
+            .iter()
+            .map(|r| {
+                let bosses = r
+                    .levels
+                    .iter()
+                    .filter(|l| l.kind == "boss" && l.result == LevelResult::Won)
+                    .count() as u32;
+                u64::from(r.acts_won.saturating_sub(bosses))
+            })
+            .sum();
+        Summary {
+            ascension,
+            runs,
+            won,
+            win_rate: share(won),
+            acts_reached: count_acts(&|r| r.acts_reached),
+            acts_won: count_acts(&|r| r.acts_won),
+            distribution,
+            mean_levels_won: mean(&|r| f64::from(r.levels_won)),
+            mean_rooms: mean(&|r| f64::from(r.rooms)),
+            mean_money_earned: mean(&|r| f64::from(r.money + r.money_spent)),
+            acts_won_without_boss: without_boss,
+        }
+    }
 }
 
 /// Runs the command.
@@ -73,58 +174,66 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::error(format!("cannot create {}: {e}", dir.display())))?;
     }
     let content = Arc::new(context.load_content());
-    let mut progress = Progress::new(args.runs);
+    let acts = Run::acts(&content).map_err(|e| Failure::error(e.to_string()))?;
+    let ascensions = args.ascension.from..=args.ascension.to;
+    let mut progress = Progress::new(args.runs * ascensions.clone().count() as u64);
     let mut reports = Vec::new();
     let mut record_error = None;
-    for seed in args.seed..=last_seed {
-        let config = RunConfig {
-            seed,
-            starting_blueprints: None,
-            difficulty: args.difficulty,
-            ascension: args.ascension,
-        };
-        let played = play_run(&content, config, args.levels, |plan, battle| {
-            let Some(dir) = &args.record else {
-                return;
+    for ascension in ascensions.clone() {
+        for seed in args.seed..=last_seed {
+            let config = RunConfig {
+                seed,
+                starting_blueprints: None,
+                difficulty: args.difficulty,
+                ascension,
             };
-            let path = dir.join(format!("run-{seed}-level-{}.json", plan.level));
-            let record = Replay::record(battle, &plan.setup);
-            let json = serde_json::to_string(&record).expect("records serialise");
-            if let Err(e) = std::fs::write(&path, json) {
-                record_error = Some(format!("cannot write {}: {e}", path.display()));
+            let played = play_run(&content, config, args.levels, |plan, battle| {
+                let Some(dir) = &args.record else {
+                    return;
+                };
+                let name = match ascension {
+                    0 => format!("run-{seed}-level-{}.json", plan.level),
+                    a => format!("run-{seed}-a{a}-level-{}.json", plan.level),
+                };
+                let path = dir.join(name);
+                let record = Replay::record(battle, &plan.setup);
+                let json = serde_json::to_string(&record).expect("records serialise");
+                if let Err(e) = std::fs::write(&path, json) {
+                    record_error = Some(format!("cannot write {}: {e}", path.display()));
+                }
+            });
+            match played {
+                Ok(r) => reports.push(r),
+                Err(e) => {
+                    progress.finish();
+                    return Err(Failure::error(format!("run {seed}: {e}")));
+                }
             }
-        });
-        match played {
-            Ok(r) => reports.push(r),
-            Err(e) => {
-                progress.finish();
-                return Err(Failure::error(format!("run {seed}: {e}")));
-            }
+            progress.inc();
         }
-        progress.inc();
     }
     progress.finish();
     if let Some(e) = record_error {
         return Err(Failure::error(e));
     }
-    if args.runs == 1 {
+    if reports.len() == 1 {
         let report = &reports[0];
         let json = serde_json::to_string_pretty(report).expect("reports serialise");
         return write_output(args.json.as_deref(), &json, || run_table(report));
     }
-    let mut distribution = vec![0u64; args.levels as usize + 1];
-    for r in &reports {
-        distribution[r.levels_won as usize] += 1;
-    }
-    let total: u64 = reports.iter().map(|r| u64::from(r.levels_won)).sum();
+    let summaries = ascensions
+        .map(|a| {
+            let at: Vec<&RunReport> = reports.iter().filter(|r| r.ascension == a).collect();
+            Summary::new(a, acts, &at)
+        })
+        .collect();
     let sweep = Sweep {
         first_seed: args.seed,
         runs: args.runs,
-        ascension: args.ascension,
         difficulty: args.difficulty,
         max_levels: args.levels,
-        mean_levels_won: total as f64 / args.runs as f64,
-        distribution,
+        acts,
+        ascensions: summaries,
         reports: &reports,
     };
     let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
@@ -194,12 +303,14 @@ impl Progress {
 
 /// One run, level by level.
 fn run_table(r: &RunReport) -> String {
-    let mut out = format!("run {}\n", r.seed);
-    out += "level  terrain          paths  result   waves  hull   fuel       materials  towers  other  reward\n";
+    let mut out = format!("run {} (ascension {})\n", r.seed, r.ascension);
+    out += "act  level  kind    terrain          paths  result   waves  hull   fuel       materials  towers  other  reward\n";
     for l in &r.levels {
         out += &format!(
-            "{:>5}  {:<16} {:>5}  {:<7} {:>3}/{:<3} {:>4}  {:>4}/{:<5} {:>9.0} {:>7} {:>6}  {}\n",
+            "{:>3}  {:>5}  {:<7} {:<16} {:>5}  {:<7} {:>3}/{:<3} {:>4}  {:>4}/{:<5} {:>9.0} {:>7} {:>6}  {}\n",
+            l.act,
             l.level,
+            l.kind,
             l.terrain,
             l.paths,
             format!("{:?}", l.result).to_lowercase(),
@@ -215,44 +326,60 @@ fn run_table(r: &RunReport) -> String {
         );
     }
     let last = r.levels.last().map_or(0, |l| l.level);
-    let outcome = match r.result {
-        rampart::autopilot::LevelResult::Won => {
-            format!("won all {} levels played", r.levels_won)
-        }
-        rampart::autopilot::LevelResult::Lost => format!("lost at level {last}"),
-        rampart::autopilot::LevelResult::Stalled => format!("stalled at level {last}"),
+    let outcome = match (r.won, r.result) {
+        (true, _) => "run won".to_string(),
+        (false, LevelResult::Lost) => format!("lost at level {last} in act {}", r.acts_reached),
+        (false, LevelResult::Stalled) => format!("stalled at level {last}"),
+        (false, LevelResult::Won) => format!("stopped after {} levels", r.levels.len()),
     };
     out += &format!(
-        "result: {outcome}; {} level(s) won, hull {}\ncollection: {}",
+        "result: {outcome}; {} level(s) won, {} act(s) won, {} rooms entered, hull {}, money {} ({} spent)\ncollection: {}",
         r.levels_won,
+        r.acts_won,
+        r.rooms,
         r.hull,
+        r.money,
+        r.money_spent,
         r.collection.join(", ")
     );
     out
 }
 
-/// The distribution of levels won over many runs.
+/// What many runs reached, per ascension level.
 fn sweep_table(s: &Sweep) -> String {
     let last = s.first_seed + s.runs - 1;
     let mut out = format!(
-        "{} runs (seeds {}–{last}), at most {} levels each, ascension {}, difficulty {:?}\nlevels won  runs  share\n",
-        s.runs, s.first_seed, s.max_levels, s.ascension, s.difficulty
+        "{} runs (seeds {}–{last}) per ascension level, at most {} levels each, difficulty {:?}\n",
+        s.runs, s.first_seed, s.max_levels, s.difficulty
     );
-    for (k, &n) in s.distribution.iter().enumerate() {
-        let share = n as f64 / s.runs as f64;
-        let bar = "#".repeat((share * 40.0).round() as usize);
-        out += &format!("{k:>10}  {n:>4}  {:>5.1}%  {bar}\n", 100.0 * share);
+    out += "ascension  won    win rate  levels won  rooms  money";
+    for a in 1..=s.acts {
+        out += &format!("  act {a} reached/won");
     }
-    out += "level  reached  won\n";
-    for level in 1..=s.max_levels {
-        let reached = s
-            .reports
-            .iter()
-            .filter(|r| r.levels_reached >= level)
-            .count();
-        let won = s.reports.iter().filter(|r| r.levels_won >= level).count();
-        out += &format!("{level:>5}  {reached:>7}  {won:>3}\n");
+    out += "\n";
+    for a in &s.ascensions {
+        out += &format!(
+            "{:>9}  {:>4}  {:>7.1}%  {:>10.2}  {:>5.1}  {:>5.0}",
+            a.ascension,
+            a.won,
+            100.0 * a.win_rate,
+            a.mean_levels_won,
+            a.mean_rooms,
+            a.mean_money_earned
+        );
+        for (reached, won) in a.acts_reached.iter().zip(&a.acts_won) {
+            out += &format!("  {:>17}", format!("{reached}/{won}"));
+        }
+        out += "\n";
     }
-    out += &format!("mean levels won: {:.2}", s.mean_levels_won);
+    for a in &s.ascensions {
+        out += &format!("ascension {}: levels won  runs  share\n", a.ascension);
+        for (k, &n) in a.distribution.iter().enumerate() {
+            let share = n as f64 / a.runs.max(1) as f64;
+            let bar = "#".repeat((share * 40.0).round() as usize);
+            out += &format!("{k:>23}  {n:>4}  {:>5.1}%  {bar}\n", 100.0 * share);
+        }
+    }
+    out.pop();
     out
 }

@@ -7,12 +7,14 @@ use bevy::prelude::*;
 use super::menu::RunSetup;
 use super::placing::Cursor;
 use super::saving::{Profile, SaveFile, continue_saved, save};
-use super::session::{Game, Session, Thing, finish_level, shown_blueprints};
+use super::session::{Game, Session, Thing, enter_room, finish_level, screen_of, shown_blueprints};
+use super::stops::{self, Stop};
 use super::tutorial::{Guide, Progress};
 use super::ui::Action;
 use super::{ClientSet, Content, Screen};
 use crate::battle::{Phase, PlayerCommand};
-use crate::run::{RunConfig, RunError, RunPhase};
+use crate::content::acts::NodeKind;
+use crate::run::{Difficulty, Run, RunConfig, RunError, RunPhase};
 
 /// Carries out actions.
 pub struct ActionsPlugin;
@@ -96,6 +98,7 @@ pub struct Acting<'w> {
     file: Res<'w, SaveFile>,
     profile: ResMut<'w, Profile>,
     guide: ResMut<'w, Guide>,
+    stop: ResMut<'w, Stop>,
 }
 
 fn carry_out(mut acts: MessageReader<Act>, mut acting: Acting) {
@@ -104,7 +107,7 @@ fn carry_out(mut acts: MessageReader<Act>, mut acting: Acting) {
     }
 }
 
-/// Starts a run with `config` and opens its first level.
+/// Starts a run with `config` and opens its map.
 pub fn start_run(
     game: &mut Game,
     content: &Content,
@@ -113,8 +116,32 @@ pub fn start_run(
 ) -> Result<(), RunError> {
     let session = Session::start(&content.db, config)?;
     game.0 = Some(session);
-    next.set(Screen::Battle);
+    next.set(Screen::Map);
     Ok(())
+}
+
+/// Starts the tutorial's run with `config` and goes straight into its first battle: the first
+/// battle room open next to the start.
+fn start_tutorial(
+    game: &mut Game,
+    content: &Content,
+    config: RunConfig,
+    next: &mut NextState<Screen>,
+) -> Result<(), String> {
+    let mut session = Session::start(&content.db, config).map_err(|e| e.to_string())?;
+    let room = first_battle(&session.run).ok_or("its seed opens no battle room at the start")?;
+    let screen = enter_room(&mut session, &content.db, room).map_err(|e| e.to_string())?;
+    game.0 = Some(session);
+    next.set(screen);
+    Ok(())
+}
+
+/// The first open room of the map that is an ordinary battle.
+pub fn first_battle(run: &Run) -> Option<crate::mapgen::NodeId> {
+    let map = run.map();
+    run.choices()
+        .into_iter()
+        .find(|&id| map.node(id).is_some_and(|n| n.kind == NodeKind::Battle))
 }
 
 /// Carries out `action` on `screen`.
@@ -129,6 +156,7 @@ pub fn act(action: &Action, acting: &mut Acting) {
         file,
         profile,
         guide,
+        stop,
     } = acting;
     let screen = *screen.get();
     match action {
@@ -141,10 +169,10 @@ pub fn act(action: &Action, acting: &mut Acting) {
             let config = RunConfig {
                 seed: tutorial.seed,
                 starting_blueprints: Some(tutorial.blueprints.clone()),
-                difficulty: Default::default(),
+                difficulty: Difficulty::Auto,
                 ascension: 0,
             };
-            match start_run(game, content, config, next) {
+            match start_tutorial(game, content, config, next) {
                 Ok(()) => {
                     setup.error = None;
                     guide.0 = Some(Progress::new(tutorial.steps));
@@ -168,11 +196,11 @@ pub fn act(action: &Action, acting: &mut Acting) {
         }
         Action::Continue => match continue_saved(file, &content.db) {
             Ok((mut session, message)) => {
-                session.notify(message);
-                let screen = match session.run.phase() {
-                    RunPhase::Reward { .. } => Screen::Reward,
-                    _ => Screen::Battle,
-                };
+                if let Some(message) = message {
+                    session.notify(message);
+                }
+                let screen = screen_of(session.run.phase());
+                **stop = Stop::default();
                 game.0 = Some(session);
                 setup.error = None;
                 next.set(screen);
@@ -184,12 +212,7 @@ pub fn act(action: &Action, acting: &mut Acting) {
             }
         },
         Action::Start => {
-            let config = RunConfig {
-                seed: RunConfig::random_seed(),
-                starting_blueprints: None,
-                difficulty: Default::default(),
-                ascension: 0,
-            };
+            let config = RunConfig::new(RunConfig::random_seed());
             if let Err(e) = start_run(game, content, config, next) {
                 setup.error = Some(e.to_string());
                 next.set(Screen::RunSettings);
@@ -213,8 +236,8 @@ pub fn act(action: &Action, acting: &mut Acting) {
             let config = RunConfig {
                 seed,
                 starting_blueprints: setup.blueprints.clone(),
-                difficulty: Default::default(),
-                ascension: 0,
+                difficulty: setup.difficulty,
+                ascension: setup.ascension,
             };
             match start_run(game, content, config, next) {
                 Ok(()) => setup.error = None,
@@ -227,7 +250,9 @@ pub fn act(action: &Action, acting: &mut Acting) {
             }
             game.0 = None;
             guide.0 = None;
+            **stop = Stop::default();
             setup.error = None;
+            setup.offer = None;
             next.set(Screen::Menu);
         }
         Action::Toggle(id) => {
@@ -239,24 +264,75 @@ pub fn act(action: &Action, acting: &mut Acting) {
                 None => list.push(id.clone()),
             }
         }
+        Action::Difficulty(d) => setup.difficulty = *d,
+        Action::Ascension(n) => setup.ascension = *n,
+        Action::Enter(room) => {
+            if let Some(session) = game.0.as_mut() {
+                match enter_room(session, &content.db, *room) {
+                    Ok(screen) => next.set(screen),
+                    // The room was entered but its battle cannot be set up: the run cannot go on.
+                    Err(e) if *session.run.phase() == RunPhase::Battle => {
+                        setup.error = Some(format!("the level cannot start: {e}"));
+                        game.0 = None;
+                        next.set(Screen::Menu);
+                    }
+                    Err(e) => session.notify(e.to_string()),
+                }
+            }
+        }
+        Action::Buy(i) => {
+            if let Some(session) = game.0.as_mut() {
+                stops::buy(session, content, stop, *i, next);
+            }
+        }
+        Action::LeaveShop => {
+            if let Some(session) = game.0.as_mut() {
+                stops::leave(session, stop, next);
+            }
+        }
+        Action::Choose(i) => {
+            if let Some(session) = game.0.as_mut() {
+                stops::choose(session, content, stop, *i, next);
+            }
+        }
+        Action::EventDone => {
+            if let Some(session) = game.0.as_ref() {
+                stop.happened = None;
+                next.set(screen_of(session.run.phase()));
+            }
+        }
         Action::Offer(i) => {
             let Some(session) = game.0.as_mut() else {
                 return;
             };
-            if session.run.collection().len() >= session.run.collection_limit() {
-                setup.offer = Some(*i);
-                // Shown again with the hint to pick what to replace.
-                next.set(Screen::Reward);
-                return;
+            setup.offer = None;
+            match session.run.choose_reward(&content.db, Some(*i), None) {
+                Ok(()) => next.set(screen_of(session.run.phase())),
+                Err(RunError::CollectionFull(_)) => {
+                    setup.offer = Some(*i);
+                    // Shown again with the hint to pick what to replace.
+                    next.set(Screen::Reward);
+                }
+                Err(e) => session.notify(e.to_string()),
             }
-            choose(session, content, Some(*i), None, setup, next);
         }
         Action::Replace(j) => {
             let Some(session) = game.0.as_mut() else {
                 return;
             };
-            if let Some(i) = setup.offer {
+            if screen == Screen::Shop {
+                stops::buy_into(session, content, stop, *j, next);
+            } else if let Some(i) = setup.offer {
                 choose(session, content, Some(i), Some(*j), setup, next);
+            }
+        }
+        Action::TakeAugment => {
+            if let Some(session) = game.0.as_mut() {
+                setup.offer = None;
+                match session.run.take_reward_augment(&content.db) {
+                    Ok(()) => next.set(screen_of(session.run.phase())),
+                    Err(e) => session.notify(e.to_string()),
+                }
             }
         }
         Action::Skip => {
@@ -272,9 +348,11 @@ pub fn act(action: &Action, acting: &mut Acting) {
         }
         Action::Proceed => {
             if let Some(session) = game.0.as_mut() {
-                finish_level(session, content, next);
-                // A lost run's save goes at once (permadeath); a won level's is the reward's.
-                save(session, file);
+                // The next screen saves the run (or, at the run's end, removes its save).
+                next.set(finish_level(session));
+                if let RunPhase::Won { .. } = session.run.phase() {
+                    unlock_ascension(profile, session, content);
+                }
             }
         }
         Action::Problems => {
@@ -310,7 +388,21 @@ fn offered(profile: &mut Profile) {
     }
 }
 
-/// Takes the reward choice and starts the next level.
+/// Opens the next ascension level in the player's profile after a won run.
+fn unlock_ascension(profile: &mut Profile, session: &mut Session, content: &Content) {
+    let levels = content.db.levels.as_ref().map_or(0, |l| l.ascension.len()) as u32;
+    if profile.unlock_after(session.run.ascension(), levels) {
+        if let Err(e) = profile.save() {
+            warn!("the player's profile could not be saved: {e}");
+        }
+        session.notify(format!(
+            "Ascension {} is open: Custom Run offers it",
+            profile.ascension_unlocked
+        ));
+    }
+}
+
+/// Takes the reward choice and goes back to the map (the next act's after a boss).
 fn choose(
     session: &mut Session,
     content: &Content,
@@ -320,16 +412,9 @@ fn choose(
     next: &mut NextState<Screen>,
 ) {
     setup.offer = None;
-    if let Err(e) = session.run.choose_reward(offer, replace) {
-        session.notify(e.to_string());
-        return;
-    }
-    match session.next_level(&content.db) {
-        Ok(()) => next.set(Screen::Battle),
-        Err(e) => {
-            setup.error = Some(format!("the next level cannot start: {e}"));
-            next.set(Screen::Menu);
-        }
+    match session.run.choose_reward(&content.db, offer, replace) {
+        Ok(()) => next.set(screen_of(session.run.phase())),
+        Err(e) => session.notify(e.to_string()),
     }
 }
 

@@ -2,18 +2,20 @@
 //! controls (start wave, pause, 1×/2×), fuel with its production and preview marks, hull, the
 //! preview of the current and next waves, materials and energy with production and cap, the
 //! blueprint menu (colour by kind, cost red when unaffordable, cooldown overlay, keys 1–9), the
-//! settings button and its pause screen, and the victory and defeat overlays.
+//! boss's name and HP bar in a boss room's battle, the settings button and its pause screen, and
+//! the victory and defeat overlays.
 
 use bevy::prelude::*;
 
 use super::camera::Bar;
 use super::rich;
-use super::session::{Game, shown_blueprints};
+use super::session::{Game, Session, shown_blueprints};
 use super::ui::{Action, OwnColour, button, kind_color, label, scroll_area};
 use super::wave_preview::WavePreview;
 use super::{ClientSet, Screen};
-use crate::battle::Phase;
-use crate::content::BlueprintId;
+use crate::battle::{EntityKind, Phase};
+use crate::content::{BlueprintId, Size};
+use crate::run::LevelKind;
 
 /// Builds and updates the HUD.
 pub struct HudPlugin;
@@ -27,6 +29,7 @@ impl Plugin for HudPlugin {
                     update_texts,
                     update_problems,
                     update_fuel,
+                    update_boss,
                     rebuild_menu,
                     update_menu,
                     overlays,
@@ -63,6 +66,8 @@ pub enum HudText {
     Problems,
     /// The list of script problems.
     ProblemList,
+    /// The boss's name and HP, in a boss room's battle once the boss is on the field.
+    Boss,
 }
 
 /// The top bar, which the render test looks for.
@@ -87,6 +92,13 @@ pub struct HullBar;
 
 #[derive(Component)]
 struct FuelFill;
+
+/// The boss's name and HP bar, shown while the boss is on the field.
+#[derive(Component)]
+struct BossBar;
+
+#[derive(Component)]
+struct BossFill;
 
 #[derive(Component)]
 struct HullFill;
@@ -248,6 +260,37 @@ fn spawn_hud(mut commands: Commands) {
                     ));
                 });
             });
+            top.spawn((
+                BossBar,
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    row_gap: Val::Px(4.0),
+                    width: Val::Px(320.0),
+                    display: Display::None,
+                    ..default()
+                },
+            ))
+            .with_children(|col| {
+                col.spawn(text(HudText::Boss, 17.0, Color::srgb(1.0, 0.55, 0.5)));
+                col.spawn((
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(14.0),
+                        border: UiRect::all(Val::Px(1.0)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.25, 0.05, 0.05)),
+                    BorderColor::all(Color::BLACK),
+                    children![(
+                        BossFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.85, 0.1, 0.1)),
+                    )],
+                ));
+            });
             top.spawn(Node {
                 flex_grow: 1.0,
                 ..default()
@@ -327,10 +370,25 @@ fn spawn_hud(mut commands: Commands) {
     });
 }
 
+/// The boss of a boss room's battle, once it is on the field: its name, HP and maximum HP.
+fn boss(session: &Session) -> Option<(String, f64, f64)> {
+    if !matches!(session.run.level_kind(), LevelKind::Boss(_)) {
+        return None;
+    }
+    let content = session.battle.content();
+    session.battle.entities().find_map(|(_, e)| match e.kind {
+        EntityKind::Attacker(a) if content.attacker(a).size == Size::Boss => {
+            Some((content.attacker(a).name.clone(), e.hp, e.max_hp))
+        }
+        _ => None,
+    })
+}
+
 fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
+    let boss = boss(session);
     let production = session.battle.production();
     let cap = session.battle.energy_cap();
     let battle = &session.battle;
@@ -386,6 +444,9 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 .collect::<Vec<_>>()
                 .join("\n"),
             HudText::Problems => format!("Problems ({})", session.problems.len()),
+            HudText::Boss => boss.as_ref().map_or(String::new(), |(name, hp, max)| {
+                format!("{name}  {:.0} / {max:.0}", hp.max(0.0))
+            }),
             HudText::ProblemList => {
                 let mut lines = vec![
                     "Script problems this level (the mods' authors can fix them):".to_string(),
@@ -452,6 +513,34 @@ fn update_fuel(
     let max_hull = session.battle.config().start.hull.max(1.0);
     for mut node in &mut hull {
         node.width = Val::Percent(((p.hull / max_hull).clamp(0.0, 1.0) * 100.0) as f32);
+    }
+}
+
+/// Shows the boss bar while the boss is on the field, filled as far as its HP is.
+fn update_boss(
+    game: NonSend<Game>,
+    mut bars: Query<&mut Node, (With<BossBar>, Without<BossFill>)>,
+    mut fills: Query<&mut Node, (With<BossFill>, Without<BossBar>)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let boss = boss(session);
+    let display = if boss.is_some() {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    for mut node in &mut bars {
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    if let Some((_, hp, max)) = boss {
+        let share = ((hp / max.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
+        for mut node in &mut fills {
+            node.width = Val::Percent(share);
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The screens around the battle: the main menu (Continue when there is a save, Start, Tutorial,
 //! Custom Run, Exit, and on the first start the offer of the tutorial), the run settings
-//! (seed and starting blueprints), and the reward screen after a won level (three offers, the
-//! collection, replacing one when it is full). Their buttons' actions are carried out in
+//! (seed, difficulty, ascension level and starting blueprints), the reward screen after a won
+//! battle or an event that gave a blueprint (the offers, the collection, replacing one when it is
+//! full), and the run's end, won or lost. Their buttons' actions are carried out in
 //! [`actions`](super::actions).
 
 use bevy::input::ButtonState;
@@ -11,13 +12,16 @@ use bevy::prelude::*;
 use super::cards::spawn_card;
 use super::rich::Icons;
 use super::saving::{Profile, SaveFile};
-use super::session::Game;
+use super::session::{Game, NoticeLine};
+use super::stops::augment_text;
 use super::ui::{
-    Action, GOLD, MUTED, button, kind_color, label, screen_root, scroll_area, wrapping_row,
+    Action, GOLD, MUTED, WARN, button, choice_button, info_box, kind_color, label, screen_root,
+    scroll_area, wrapping_row,
 };
 use super::{ClientSet, Content, Screen};
+use crate::content::acts::NodeKind;
 use crate::content::{Blueprint, Placement, Rarity};
-use crate::run::{RunConfig, RunPhase};
+use crate::run::{Difficulty, Run, RunConfig, RunPhase};
 
 /// Builds the screens around the battle.
 pub struct MenuPlugin;
@@ -28,6 +32,7 @@ impl Plugin for MenuPlugin {
             .add_systems(OnEnter(Screen::Menu), spawn_menu)
             .add_systems(OnEnter(Screen::RunSettings), spawn_settings)
             .add_systems(OnEnter(Screen::Reward), spawn_reward)
+            .add_systems(OnEnter(Screen::RunEnd), spawn_run_end)
             .add_systems(
                 Update,
                 type_seed
@@ -50,6 +55,10 @@ pub struct RunSetup {
     pub seed: String,
     /// The starting blueprints chosen, or `None` for the starters.
     pub blueprints: Option<Vec<String>>,
+    /// The difficulty setting chosen.
+    pub difficulty: Difficulty,
+    /// The ascension level chosen (0: none).
+    pub ascension: u32,
     /// Why the last run did not start.
     pub error: Option<String>,
     /// The reward offer chosen, waiting for the slot it replaces.
@@ -59,6 +68,53 @@ pub struct RunSetup {
 /// Marks the seed text and the error line on the settings screen.
 #[derive(Component)]
 struct SeedText;
+
+/// Marks the text that explains the chosen difficulty and ascension level.
+#[derive(Component)]
+struct SettingText;
+
+/// The difficulty settings in the order the settings screen shows them.
+pub const DIFFICULTIES: [Difficulty; 4] = [
+    Difficulty::Auto,
+    Difficulty::Easy,
+    Difficulty::Normal,
+    Difficulty::Hard,
+];
+
+/// What a difficulty setting means, for the player.
+pub fn difficulty_text(difficulty: Difficulty) -> &'static str {
+    match difficulty {
+        Difficulty::Auto => {
+            "Auto: attackers grow stronger while the hull holds, weaker when it suffers"
+        }
+        Difficulty::Easy => "Easy: attackers are weaker",
+        Difficulty::Normal => "Normal: attackers as the levels are made",
+        Difficulty::Hard => "Hard: attackers are stronger",
+    }
+}
+
+/// The ascension levels' descriptions, from level 1, as the level setter has them.
+fn ascension_levels(content: &Content) -> Vec<String> {
+    content.db.levels.as_ref().map_or(Vec::new(), |l| {
+        l.ascension.iter().map(|a| a.description.clone()).collect()
+    })
+}
+
+/// What ascension level `level` changes: its own change, and every lower level's too.
+pub fn ascension_text(descriptions: &[String], level: u32) -> String {
+    match level {
+        0 => "Ascension 0: the run as the levels are made".into(),
+        n => {
+            let own = descriptions.get(n as usize - 1).map_or("", String::as_str);
+            let below = if n > 1 {
+                format!(" (and the changes of levels 1 to {})", n - 1)
+            } else {
+                String::new()
+            };
+            format!("Ascension {n}: {own}{below}")
+        }
+    }
+}
 
 fn spawn_menu(
     mut commands: Commands,
@@ -111,7 +167,7 @@ fn spawn_menu(
         c.spawn(button("Custom Run", Action::CustomRun));
         c.spawn(button("Exit", Action::Exit));
         if let Some(error) = &setup.error {
-            c.spawn(label(error.clone(), 16.0, Color::srgb(1.0, 0.5, 0.45)));
+            c.spawn(label(error.clone(), 16.0, WARN));
         }
     });
 }
@@ -131,6 +187,7 @@ fn spawn_settings(
     mut commands: Commands,
     content: Res<Content>,
     mut setup: ResMut<RunSetup>,
+    profile: Res<Profile>,
     mut images: ResMut<Assets<Image>>,
     icons: Res<Icons>,
 ) {
@@ -142,17 +199,53 @@ fn spawn_settings(
         setup.blueprints = Some(all.iter().filter(|b| b.1).map(|b| b.0.id.clone()).collect());
     }
     let chosen = setup.blueprints.clone().unwrap_or_default();
+    // Only levels a won run has opened can be chosen.
+    let levels = ascension_levels(&content).len() as u32;
+    let open = profile.ascension_unlocked.min(levels);
+    setup.ascension = setup.ascension.min(open);
     let root = commands.spawn(screen_root(Screen::RunSettings)).id();
     commands.entity(root).with_children(|c| {
         c.spawn(label("Custom run", 36.0, Color::WHITE));
         c.spawn(label("Seed (type digits, Backspace to erase)", 16.0, MUTED));
         c.spawn((SeedText, label("", 26.0, GOLD)));
+        c.spawn(Node {
+            align_items: AlignItems::Center,
+            ..default()
+        })
+        .with_children(|row| {
+            row.spawn(label("Difficulty", 16.0, MUTED));
+            for d in DIFFICULTIES {
+                let name = format!("{d:?}");
+                row.spawn(choice_button(
+                    name,
+                    Action::Difficulty(d),
+                    setup.difficulty == d,
+                ));
+            }
+            row.spawn(Node {
+                width: Val::Px(24.0),
+                ..default()
+            });
+            row.spawn(label("Ascension", 16.0, MUTED));
+            for n in 0..=open {
+                let on = setup.ascension == n;
+                row.spawn(choice_button(n.to_string(), Action::Ascension(n), on));
+            }
+        });
+        if open < levels {
+            c.spawn(label(
+                format!("Win a run at ascension {open} to open level {}", open + 1),
+                13.0,
+                MUTED,
+            ));
+        }
+        c.spawn((SettingText, label("", 15.0, Color::WHITE)));
         c.spawn(label(
             "Starting blueprints (click to choose; the wheel scrolls)",
             16.0,
             MUTED,
         ));
-        c.spawn(scroll_area(430.0)).with_children(|area| {
+        c.spawn(scroll_area(330.0)).with_children(|area| {
             area.spawn(wrapping_row()).with_children(|row| {
                 for (bp, _) in &all {
                     let on = chosen.contains(&bp.id);
@@ -192,7 +285,8 @@ fn type_seed(mut keys: MessageReader<KeyboardInput>, mut setup: ResMut<RunSetup>
 
 fn refresh_settings(
     setup: Res<RunSetup>,
-    mut seed: Query<&mut Text, With<SeedText>>,
+    mut seed: Query<&mut Text, (With<SeedText>, Without<SettingText>)>,
+    mut explained: Query<&mut Text, (With<SettingText>, Without<SeedText>)>,
     mut cards: Query<(&Action, &mut BorderColor)>,
     content: Res<Content>,
 ) {
@@ -205,20 +299,34 @@ fn refresh_settings(
             None => setup.seed.clone(),
         };
     }
+    let levels = ascension_levels(&content);
+    for mut text in &mut explained {
+        text.0 = format!(
+            "{}\n{}",
+            difficulty_text(setup.difficulty),
+            ascension_text(&levels, setup.ascension)
+        );
+    }
     let chosen = setup.blueprints.clone().unwrap_or_default();
     for (action, mut border) in &mut cards {
-        let Action::Toggle(id) = action else {
-            continue;
+        let colour = match action {
+            Action::Toggle(id) => {
+                let kind = content
+                    .db
+                    .blueprint_id(id)
+                    .map(|b| content.db.blueprint(b).kind);
+                if chosen.contains(id) {
+                    Color::WHITE
+                } else {
+                    kind.map_or(Color::NONE, kind_color)
+                }
+            }
+            Action::Difficulty(d) if *d == setup.difficulty => GOLD,
+            Action::Ascension(n) if *n == setup.ascension => GOLD,
+            Action::Difficulty(_) | Action::Ascension(_) => Color::NONE,
+            _ => continue,
         };
-        let kind = content
-            .db
-            .blueprint_id(id)
-            .map(|b| content.db.blueprint(b).kind);
-        *border = BorderColor::all(if chosen.contains(id) {
-            Color::WHITE
-        } else {
-            kind.map_or(Color::NONE, kind_color)
-        });
+        *border = BorderColor::all(colour);
     }
 }
 
@@ -233,7 +341,12 @@ fn spawn_reward(
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    let RunPhase::Reward { offers } = session.run.phase() else {
+    let RunPhase::Reward {
+        offers,
+        augmented,
+        augment,
+    } = session.run.phase()
+    else {
         return;
     };
     let blueprint = |id: &str| {
@@ -246,7 +359,7 @@ fn spawn_reward(
     let root = commands.spawn(screen_root(Screen::Reward)).id();
     commands.entity(root).with_children(|c| {
         c.spawn(label(
-            format!("Level {} won: choose a blueprint", session.run.level()),
+            format!("{}: choose a blueprint", reward_title(&session.run)),
             32.0,
             GOLD,
         ));
@@ -257,18 +370,46 @@ fn spawn_reward(
         })
         .with_children(|row| {
             for (i, id) in offers.iter().enumerate() {
-                if let Some(bp) = blueprint(id) {
+                let Some(bp) = blueprint(id) else {
+                    continue;
+                };
+                row.spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    ..default()
+                })
+                .with_children(|col| {
                     let on = setup.offer == Some(i);
-                    spawn_card(row, &mut images, &icons, &bp, Action::Offer(i), on, 250.0);
-                }
+                    spawn_card(col, &mut images, &icons, &bp, Action::Offer(i), on, 250.0);
+                    // An offer that comes with an augment says which.
+                    if let Some(Some(with)) = augmented.get(i) {
+                        let name = content
+                            .db
+                            .augment(with)
+                            .map_or(with.clone(), |a| a.name.clone());
+                        col.spawn(label(format!("with the augment {name}"), 15.0, GOLD));
+                    }
+                });
+            }
+            if let Some(offer) = augment {
+                row.spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    ..default()
+                })
+                .with_children(|col| {
+                    let (title, text) = augment_text(&content, offer);
+                    col.spawn(info_box(title, text));
+                    col.spawn(button("Take the augment", Action::TakeAugment));
+                });
             }
             row.spawn(button("Skip", Action::Skip));
         });
         let name = |id: &str| blueprint(id).map_or(id.to_string(), |b| b.name);
-        let hint = match (setup.offer, full) {
-            (Some(i), _) => format!(
+        let hint = match (setup.offer.and_then(|i| offers.get(i)), full) {
+            (Some(id), _) => format!(
                 "The collection is full: click the blueprint {} replaces",
-                name(&offers[i.min(offers.len() - 1)])
+                name(id)
             ),
             (None, true) => "The collection is full: a new blueprint replaces one of these".into(),
             (None, false) => format!(
@@ -278,6 +419,7 @@ fn spawn_reward(
             ),
         };
         c.spawn(label(hint, 16.0, MUTED));
+        c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
         c.spawn(scroll_area(230.0)).with_children(|area| {
             area.spawn(wrapping_row()).with_children(|row| {
                 for (i, id) in session.run.collection().iter().enumerate() {
@@ -288,5 +430,69 @@ fn spawn_reward(
                 }
             });
         });
+    });
+}
+
+/// What the reward is for: the kind of the room it was won in.
+pub fn reward_title(run: &Run) -> String {
+    let kind = run.map().node(run.map().current()).map(|n| n.kind);
+    match kind {
+        Some(NodeKind::Event) => "Event reward".into(),
+        Some(NodeKind::Elite) => format!("Level {}: elite battle won", run.level()),
+        Some(NodeKind::Boss) => format!("Level {}: boss beaten", run.level()),
+        _ => format!("Level {} won", run.level()),
+    }
+}
+
+/// The run's end: won (every act's boss beaten) or lost (the hull ran out), and back to the menu.
+fn spawn_run_end(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    content: Res<Content>,
+    profile: Res<Profile>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let run = &session.run;
+    let acts = Run::acts(&content.db).unwrap_or(run.act());
+    let (title, color, text) = match run.phase() {
+        RunPhase::Won { levels_won } => (
+            "Run won",
+            GOLD,
+            format!(
+                "Every boss of {acts} acts is beaten: {levels_won} battles won at ascension {}, \
+                 {:.0} hull left",
+                run.ascension(),
+                run.hull()
+            ),
+        ),
+        RunPhase::Over { levels_won } => (
+            "Run lost",
+            WARN,
+            format!(
+                "The hull gave out in act {} of {acts}, level {}: {levels_won} battles won",
+                run.act(),
+                run.level()
+            ),
+        ),
+        _ => return,
+    };
+    let root = commands.spawn(screen_root(Screen::RunEnd)).id();
+    commands.entity(root).with_children(|c| {
+        c.spawn(label(title, 56.0, color));
+        c.spawn(label(text, 20.0, Color::WHITE));
+        if matches!(run.phase(), RunPhase::Won { .. }) && profile.ascension_unlocked > 0 {
+            c.spawn(label(
+                format!(
+                    "Custom Run offers ascension levels up to {}",
+                    profile.ascension_unlocked
+                ),
+                18.0,
+                GOLD,
+            ));
+        }
+        c.spawn((NoticeLine, label("", 16.0, MUTED)));
+        c.spawn(button("Back to menu", Action::ToMenu));
     });
 }

@@ -2,7 +2,8 @@
 //! [`PlayerCommand`](crate::battle::PlayerCommand)s; it never changes the battle any other way.
 //!
 //! One plugin per concern: the shared UI pieces ([`ui`]), every button's and key's action
-//! ([`actions`]), the screens around the battle ([`menu`]), the running level and its clock
+//! ([`actions`]), the screens around the battle ([`menu`]), the run's map ([`run_map`]), its
+//! shops and events ([`stops`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
 //! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
 //! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]) and the
@@ -25,9 +26,11 @@ pub mod overlay;
 pub mod placing;
 pub mod reload;
 pub mod rich;
+pub mod run_map;
 pub mod saving;
 pub mod scene;
 pub mod session;
+pub mod stops;
 pub mod terrain;
 pub mod tutorial;
 pub mod ui;
@@ -68,12 +71,20 @@ pub enum Screen {
     /// Start, Custom Run, Exit.
     #[default]
     Menu,
-    /// The seed and the starting blueprints of a custom run.
+    /// The seed, starting blueprints, difficulty and ascension of a custom run.
     RunSettings,
+    /// The act's map: choosing the next room.
+    Map,
     /// A level being played.
     Battle,
-    /// Choosing a blueprint after a won level.
+    /// Choosing a blueprint after a won level (or an event that gave one).
     Reward,
+    /// A shop room: buying, then back to the map.
+    Shop,
+    /// An event room: its text, choices and what came of the choice.
+    Event,
+    /// The run is over, won or lost.
+    RunEnd,
 }
 
 /// The order of a frame: what the player did, then the battle's clock and hot reload, then
@@ -174,6 +185,8 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         },
         tutorial::TutorialPlugin,
         cards::CardsPlugin,
+        run_map::RunMapPlugin,
+        stops::StopsPlugin,
     ));
     if let Some(dir) = options.scene {
         app.add_plugins(scene::ScenePlugin { dir });

@@ -1,7 +1,8 @@
-//! Saving the run in progress: at the start of every build phase, when a reward waits, and when
-//! the player leaves (to the menu, or by closing the game); Continue on the main menu brings it
-//! back. Writing is atomic and keeps the previous save (`run::save`). A run that is over has no
-//! save: a lost run cannot be continued (permadeath).
+//! Saving the run in progress: at the start of every build phase, when the map, a shop, an event
+//! or a reward opens, and when the player leaves (to the menu, or by closing the game); Continue
+//! on the main menu brings it back on the screen of its phase. Writing is atomic and keeps the
+//! previous save (`run::save`). A run that has ended has no save: a lost run cannot be continued
+//! (permadeath), nor a won one. The player's profile remembers what outlives a run.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,7 +35,11 @@ impl Plugin for SavingPlugin {
                     .in_set(ClientSet::Simulate)
                     .run_if(in_state(Screen::Battle)),
             )
+            .add_systems(OnEnter(Screen::Map), save_now)
+            .add_systems(OnEnter(Screen::Shop), save_now)
+            .add_systems(OnEnter(Screen::Event), save_now)
             .add_systems(OnEnter(Screen::Reward), save_now)
+            .add_systems(OnEnter(Screen::RunEnd), save_now)
             .add_systems(Last, save_on_exit);
     }
 }
@@ -48,6 +53,9 @@ pub struct Profile {
     /// Whether the first start already offered the tutorial.
     #[serde(default)]
     pub tutorial_offered: bool,
+    /// The highest ascension level a run may be started at: one above the highest won.
+    #[serde(default)]
+    pub ascension_unlocked: u32,
 }
 
 impl Profile {
@@ -60,6 +68,17 @@ impl Profile {
             .and_then(|text| crate::ron_file::options().from_str::<Profile>(&text).ok())
             .unwrap_or_default();
         Profile { file, ..read }
+    }
+
+    /// Opens the ascension level above `won`, a run just won at it, if the level setter has
+    /// that many (`levels`); says whether a level was opened.
+    pub fn unlock_after(&mut self, won: u32, levels: u32) -> bool {
+        let next = (won + 1).min(levels);
+        if next <= self.ascension_unlocked {
+            return false;
+        }
+        self.ascension_unlocked = next;
+        true
     }
 
     /// Writes the profile, atomically.
@@ -83,13 +102,13 @@ impl SaveFile {
     }
 }
 
-/// Writes the session's run (and its battle, if one is being played) to `file`; a run that is
-/// over removes the save instead. Failures are told to the player, and the old save stays.
+/// Writes the session's run (and its battle, if one is being played) to `file`; a run that has
+/// ended removes the save instead. Failures are told to the player, and the old save stays.
 pub fn save(session: &mut Session, file: &SaveFile) {
     let Some(path) = &file.0 else {
         return;
     };
-    if matches!(session.run.phase(), RunPhase::Over { .. }) {
+    if session.run.phase().is_end() {
         let _ = std::fs::remove_file(path);
         return;
     }
@@ -145,11 +164,12 @@ fn save_on_exit(
     }
 }
 
-/// The saved run brought back, paused, and what the player should be told about it.
+/// The saved run brought back, and what the player should be told about it: a battle comes
+/// back paused.
 pub fn continue_saved(
     file: &SaveFile,
     content: &Arc<ContentDb>,
-) -> Result<(Session, String), String> {
+) -> Result<(Session, Option<String>), String> {
     let Some(path) = &file.0 else {
         return Err("there is no user folder to keep saves in".into());
     };
@@ -165,10 +185,10 @@ pub fn continue_saved(
             Some(format!("The level starts again from its beginning: {why}")),
         ),
         Resumed::Between => {
-            // The reward screen needs a level plan and a battle to stand behind it: the level
-            // just won, set up again (its battle is not played).
-            if matches!(run.phase(), RunPhase::Over { .. }) {
-                return Err("The saved run is over".into());
+            // The map, a shop, an event or a reward needs a level plan and a battle to stand
+            // behind it: the level just won, or the next one, set up (its battle is not played).
+            if run.phase().is_end() {
+                return Err("The saved run has ended".into());
             }
             let plan = run
                 .plan_of_level(content)
@@ -176,11 +196,37 @@ pub fn continue_saved(
             let battle = plan
                 .start(content)
                 .map_err(|e| format!("The saved run cannot go on: {e}"))?;
-            (Session::resume(run, plan, battle), None)
+            return Ok((Session::resume(run, plan, battle), None));
         }
     };
     // The player comes back to a still picture and goes on when ready.
     session.paused = true;
     let message = message.unwrap_or_else(|| "Paused: press P to go on".into());
-    Ok((session, message))
+    Ok((session, Some(message)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_won_run_opens_the_next_ascension_level_up_to_the_last() {
+        let mut profile = Profile::default();
+        assert!(profile.unlock_after(0, 10));
+        assert_eq!(profile.ascension_unlocked, 1);
+        // Winning a lower level again opens nothing.
+        assert!(!profile.unlock_after(0, 10));
+        assert!(profile.unlock_after(9, 10));
+        assert_eq!(profile.ascension_unlocked, 10);
+        assert!(!profile.unlock_after(10, 10));
+        assert_eq!(profile.ascension_unlocked, 10);
+    }
+
+    #[test]
+    fn an_old_profile_reads_with_no_ascension_open() {
+        let text = "(tutorial_offered: true)";
+        let profile: Profile = crate::ron_file::options().from_str(text).unwrap();
+        assert!(profile.tutorial_offered);
+        assert_eq!(profile.ascension_unlocked, 0);
+    }
 }

@@ -1,13 +1,14 @@
 //! The scripted scene the render test plays (`rampart play --scene DIR`): the game the way a new
 //! player meets it. The first start offers the tutorial; the scene walks its first steps, leaves
-//! it and sees the menu offer to continue. Then it starts a run with a fixed seed, places towers
-//! where they cover the most path (after showing a refused placement), runs the first wave at 2×
+//! it and sees the menu offer to continue. Then it starts a run with a fixed seed, enters a
+//! battle room on the map with the room's button, places towers where they cover the most path (after showing a refused placement), runs the first wave at 2×
 //! with a pause in which it selects a tower (its range on the ground, the attackers it can hit
 //! highlighted), deletes a building, goes back to the menu and continues the saved run (the
 //! battle must come back exactly), edits the level's terrain file (the world is drawn in the new
 //! colours while the run goes on), saves a broken one (its error shows, the world stays), throws
 //! an ability into the second wave, sees a test mod's script error reach the player, and lets
-//! the autopilot play the level to its end and the reward cards.
+//! the autopilot play the level to its end and the reward cards, and takes a reward: the map
+//! shows again, with the room won behind.
 //!
 //! It acts through the same actions as the mouse and keyboard (buttons' and keys' [`Action`]s,
 //! selecting a blueprint, pointing at a tile, placing), so the real client is what gets drawn. A screenshot of each step goes into DIR, and what each step saw, with the
@@ -22,7 +23,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::ui::UiGlobalTransform;
 use bevy::window::PrimaryWindow;
 
-use super::actions::{Act, battle_action, place_at_cursor, start_run};
+use super::actions::{Act, battle_action, first_battle, place_at_cursor, start_run};
 use super::camera::Rig;
 use super::highlight::{Mark, marks};
 use super::hud::{HudText, TopBar};
@@ -307,10 +308,44 @@ fn play(
                 }
             }
         }
-        9 if waited > 4.0 && screen == Screen::Battle => {
+        // The map: the start room is entered, the rooms behind its doors are open. Click the
+        // first battle room's button.
+        9 => {
+            advance = screen == Screen::Map && waited > 2.0;
+            if advance {
+                let session = game.0.as_ref().expect("the run started");
+                let Some(room) = first_battle(&session.run) else {
+                    return fail(&script, &mut stage.exit, "the map opens no battle room");
+                };
+                let Some((button, action)) = stage
+                    .buttons
+                    .iter()
+                    .find(|(_, a)| **a == Action::Enter(room))
+                else {
+                    return fail(&script, &mut stage.exit, "the battle room has no button");
+                };
+                let action = action.clone();
+                // The real cursor goes onto the room, as a player's would.
+                if let Ok((node, at)) = stage.nodes.get(button)
+                    && let Ok(mut window) = stage.window.single_mut()
+                {
+                    window.set_cursor_position(Some(at.translation * node.inverse_scale_factor()));
+                }
+                let run = &session.run;
+                let open = run.choices().len();
+                script.saw(format!(
+                    "map screen: act {}, level {}, {} rooms made, {open} open; entering room {room}",
+                    run.act(),
+                    run.level(),
+                    run.map().nodes().len()
+                ));
+                stage.act(action);
+            }
+        }
+        10 if waited > 4.0 && screen == Screen::Battle => {
             script.shoot(&mut commands, "04-battle.png");
         }
-        10 if waited > 1.0 => {
+        11 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let (id, tiles) = match best_tiles(session) {
                 Ok(found) => found,
@@ -324,8 +359,8 @@ fn play(
             cursor.point = Some((f64::from(tiles[0].x), f64::from(tiles[0].y)));
             script.towers = tiles;
         }
-        11 if waited > 2.5 => script.shoot(&mut commands, "05-placing.png"),
-        12 if waited > 1.0 => {
+        12 if waited > 2.5 => script.shoot(&mut commands, "05-placing.png"),
+        13 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let blueprint = session.selection.blueprint;
             for tile in script.towers.clone() {
@@ -341,9 +376,9 @@ fn play(
             session.selection.blueprint = blueprint;
             cursor.point = path_tile.map(|p| (f64::from(p.x), f64::from(p.y)));
         }
-        13 if waited > 1.5 => script.shoot(&mut commands, "06-refused.png"),
+        14 if waited > 1.5 => script.shoot(&mut commands, "06-refused.png"),
         // The first wave, at 2× through the HUD's buttons.
-        14 if waited > 1.0 => {
+        15 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let towers = count_towers(session);
             script.saw(format!("placed towers: {towers}"));
@@ -353,7 +388,7 @@ fn play(
             battle_action(&Action::Speed, session);
         }
         // Pause in the middle of the wave: the clock must stand still.
-        15 if waited > 4.0 => {
+        16 if waited > 4.0 => {
             let session = game.0.as_mut().expect("checked above");
             if session.battle.phase() != Phase::Wave {
                 return fail(&script, &mut stage.exit, "the first wave did not start");
@@ -361,7 +396,7 @@ fn play(
             battle_action(&Action::Pause, session);
             script.mark = session.battle.tick();
         }
-        16 if waited > 2.0 => {
+        17 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             let (before, now) = (script.mark, session.battle.tick());
             if before != now {
@@ -372,7 +407,7 @@ fn play(
         }
         // Select the tower that can hit the most attackers as soon as one can, and pause: its
         // range, the attackers it can hit (yellow) and their HP bars show.
-        17 => {
+        18 => {
             let session = game.0.as_mut().expect("checked above");
             let best = towers(session)
                 .into_iter()
@@ -387,7 +422,7 @@ fn play(
                 _ => false,
             };
         }
-        18 if waited > 2.0 => {
+        19 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             let marked = marks(session, &cursor);
             let affected = marked.iter().filter(|(_, m)| *m == Mark::Affected).count();
@@ -404,12 +439,12 @@ fn play(
             ));
             script.shoot(&mut commands, "07-highlights.png");
         }
-        19 if waited > 0.5 => {
+        20 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             session.selection.thing = None;
             battle_action(&Action::Pause, session);
         }
-        20 => {
+        21 => {
             let session = game.0.as_mut().expect("checked above");
             advance = session.battle.phase() == Phase::Build;
             if session.battle.phase() == Phase::Lost {
@@ -421,7 +456,7 @@ fn play(
         }
         // Select a tower and press the info panel's Delete: it goes (the thesis refunds nothing:
         // deleting makes room for other buildings).
-        21 if waited > 1.0 => {
+        22 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(id) = first_tower(session) else {
                 return fail(&script, &mut stage.exit, "no tower to delete");
@@ -431,7 +466,7 @@ fn play(
             session.selection.thing = Some(Thing::Entity(id));
         }
         // The info panel offers its Delete button for the selected tower; press it.
-        22 => {
+        23 => {
             advance = stage
                 .delete
                 .iter()
@@ -442,7 +477,7 @@ fn play(
             }
         }
         // The removal runs at the next tick.
-        23 if waited > 0.5 => {
+        24 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let (after, refunded) = (count_towers(session), session.battle.player().materials);
             if after as u64 + 1 != script.mark {
@@ -455,7 +490,7 @@ fn play(
             script.saw(seen);
         }
         // Back to the menu (the run is saved) and Continue: the battle comes back as it was.
-        24 if waited > 1.0 => {
+        25 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             // Paused, so that no tick passes between the mark and the save.
             session.paused = true;
@@ -463,13 +498,13 @@ fn play(
             script.hash = session.battle.state_hash();
             stage.act(Action::ToMenu);
         }
-        25 => {
+        26 => {
             advance = screen == Screen::Menu && waited > 1.0;
             if advance {
                 stage.act(Action::Continue);
             }
         }
-        26 => {
+        27 => {
             advance = screen == Screen::Battle && waited > 3.0;
             if advance {
                 let Some(session) = game.0.as_mut() else {
@@ -493,7 +528,7 @@ fn play(
             }
         }
         // Save the level's terrain file with other colours: the world is drawn again.
-        27 if waited > 1.0 => {
+        28 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(world) = session.battle.field().map(|f| f.world().terrain.clone()) else {
                 return fail(&script, &mut stage.exit, "the battle has no world");
@@ -521,7 +556,7 @@ fn play(
             script.saw(format!("edited {}", path.display()));
             script.terrain = Some((path, source));
         }
-        28 => {
+        29 => {
             let session = game.0.as_mut().expect("checked above");
             let now = first_colour(session, &content).map_or(0, rgb_number);
             advance = now != script.mark;
@@ -543,9 +578,9 @@ fn play(
                 script.saw(seen);
             }
         }
-        29 if waited > 2.0 => script.shoot(&mut commands, "09-reloaded.png"),
+        30 if waited > 2.0 => script.shoot(&mut commands, "09-reloaded.png"),
         // Save a broken terrain file: its error shows and the world stays as it was.
-        30 => {
+        31 => {
             let session = game.0.as_mut().expect("checked above");
             let Some((path, _)) = script.terrain.clone() else {
                 return fail(&script, &mut stage.exit, "the terrain file is unknown");
@@ -558,7 +593,7 @@ fn play(
             }
             script.mark = first_colour(session, &content).map_or(0, rgb_number);
         }
-        31 => {
+        32 => {
             let problems = stage
                 .watch
                 .as_ref()
@@ -585,9 +620,9 @@ fn play(
                 ));
             }
         }
-        32 if waited > 2.0 => script.shoot(&mut commands, "10-broken.png"),
+        33 if waited > 2.0 => script.shoot(&mut commands, "10-broken.png"),
         // Put the original back; the overlay goes.
-        33 => {
+        34 => {
             if let Some((path, source)) = &script.terrain
                 && let Err(e) = std::fs::write(path, source)
             {
@@ -595,7 +630,7 @@ fn play(
                 return fail(&script, &mut stage.exit, &why);
             }
         }
-        34 => {
+        35 => {
             advance = stage.watch.as_ref().is_none_or(|w| w.problems.is_empty());
             if advance {
                 script.saw("terrain file restored: the overlay is gone".into());
@@ -603,14 +638,14 @@ fn play(
         }
         // The second wave at 2× (a continued run comes back at 1×), with an ability thrown at
         // the attacker farthest along.
-        35 if waited > 2.0 => {
+        36 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             battle_action(&Action::StartWave, session);
             if session.speed == 1 {
                 battle_action(&Action::Speed, session);
             }
         }
-        36 if waited > 5.0 => {
+        37 if waited > 5.0 => {
             let session = game.0.as_mut().expect("checked above");
             let ability = shown_blueprints(session)
                 .into_iter()
@@ -631,7 +666,7 @@ fn play(
             place_at_cursor(session, &cursor);
         }
         // The command runs at the next tick: the energy is spent, the ability stays selected.
-        37 if waited > 0.5 => {
+        38 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let energy = session.battle.player().energy;
             let Some(ability) = session.selection.blueprint else {
@@ -656,7 +691,7 @@ fn play(
             cursor.point = None;
         }
         // The test mod's script fails from tick 300: the player hears of it.
-        38 => {
+        39 => {
             let session = game.0.as_mut().expect("checked above");
             advance = !session.problems.is_empty();
             if advance {
@@ -669,20 +704,20 @@ fn play(
                 stage.act(Action::Problems);
             }
         }
-        39 if waited > 1.5 => {
+        40 if waited > 1.5 => {
             let session = game.0.as_mut().expect("checked above");
             let lines = session.problems.lines();
             script.saw(format!("problems list: {}", lines.join(" | ")));
             script.shoot(&mut commands, "11-problems.png");
         }
-        40 if waited > 0.5 => {
+        41 if waited > 0.5 => {
             stage.act(Action::Problems);
             script.shoot(&mut commands, "12-wave.png");
             let lines = hud_lines(&stage.texts, &stage.bars);
             script.seen.extend(lines);
         }
         // The autopilot plays the rest of the level at 2×, then Continue.
-        41 => {
+        42 => {
             let Some(session) = game.0.as_mut() else {
                 return fail(&script, &mut stage.exit, "the battle is gone");
             };
@@ -705,10 +740,10 @@ fn play(
                 }
             }
         }
-        42 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
-        43 if waited > 1.0 => stage.act(Action::Proceed),
+        43 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
+        44 if waited > 1.0 => stage.act(Action::Proceed),
         // The reward screen: three cards; the cursor on the first (its range shows).
-        44 => {
+        45 => {
             advance = screen == Screen::Reward && waited > 2.0;
             if advance {
                 let offers: Vec<Entity> = stage
@@ -728,15 +763,43 @@ fn play(
                 script.saw(format!("reward screen: {} offers", offers.len()));
             }
         }
-        45 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
-        46 if waited > 0.5 => {
+        46 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
+        // Take the first offer: back on the map, the room won behind.
+        47 if waited > 0.5 => stage.act(Action::Offer(0)),
+        48 => {
+            // A full collection first asks which blueprint the offer replaces: the last.
+            if screen == Screen::Reward && stage.has_button(&Action::Replace(0)) && waited > 1.0 {
+                let last = game.0.as_ref().map_or(0, |s| s.run.collection().len() - 1);
+                stage.act(Action::Replace(last));
+                script.waited = 0.0;
+            }
+            advance = screen == Screen::Map && waited > 2.0;
+            if advance {
+                let session = game.0.as_ref().expect("the run goes on");
+                let run = &session.run;
+                let entered = run
+                    .map()
+                    .nodes()
+                    .iter()
+                    .filter(|n| n.entered.is_some())
+                    .count();
+                script.saw(format!(
+                    "map after the reward: level {}, {entered} rooms entered, {} open, collection {}",
+                    run.level(),
+                    run.choices().len(),
+                    run.collection().len()
+                ));
+                script.shoot(&mut commands, "15-map.png");
+            }
+        }
+        49 if waited > 1.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
                 return fail(&script, &mut stage.exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        47 => {
+        50 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
                 stage.exit.write(AppExit::Success);
             } else if waited > 30.0 {

@@ -1,18 +1,21 @@
-//! The run being played and its current battle, and the clock that drives the battle: 20 ticks
-//! per second of game time at 1× or 2×, paused or not. Speed only changes how many ticks run per
-//! frame, never what a tick does, so the result is the same at every speed.
+//! The run being played and its current battle, entering the map's rooms and taking a finished
+//! battle into the run, and the clock that drives the battle: 20 ticks per second of game time
+//! at 1× or 2×, paused or not. Speed only changes how many ticks run per frame, never what a tick
+//! does, so the result is the same at every speed.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::{ClientSet, Content, Screen};
+use super::{ClientSet, Screen};
 use crate::TICKS_PER_SECOND;
 use crate::battle::{
     Battle, EntityId, EntityKind, LogEntry, LogKind, Phase, PlayerCommand, Position, Resource,
 };
+use crate::content::acts::NodeKind;
 use crate::content::{BlueprintId, BlueprintKind, ContentDb};
+use crate::mapgen::NodeId;
 use crate::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
 use crate::worldgen::Pos;
 
@@ -24,7 +27,8 @@ const MAX_TICKS_PER_FRAME: u32 = 8;
 #[derive(Default)]
 pub struct Game(pub Option<Session>);
 
-/// The run and the battle of its current level.
+/// The run, and the level and battle of its current battle (on the map, the next battle's, not
+/// played yet).
 pub struct Session {
     /// The run.
     pub run: Run,
@@ -162,10 +166,11 @@ pub struct Notice {
 }
 
 impl Session {
-    /// Starts a run and its first level.
+    /// Starts a run: on act 1's map, with the next battle's level set up behind it (a session
+    /// always has a level and a battle; this one is not played until a battle room is entered).
     pub fn start(content: &Arc<ContentDb>, config: RunConfig) -> Result<Session, RunError> {
         let run = Run::new(content, config)?;
-        let plan = run.plan(content)?;
+        let plan = run.plan_of_level(content)?;
         let battle = plan.start(content)?;
         Ok(Session::resume(run, plan, battle))
     }
@@ -192,8 +197,8 @@ impl Session {
         }
     }
 
-    /// Starts the run's current level (after a reward was chosen).
-    pub fn next_level(&mut self, content: &Arc<ContentDb>) -> Result<(), RunError> {
+    /// Starts the battle of the battle room the run has just entered.
+    pub fn start_battle(&mut self, content: &Arc<ContentDb>) -> Result<(), RunError> {
         self.plan = self.run.plan(content)?;
         self.battle = self.plan.start(content)?;
         self.before.clear();
@@ -357,12 +362,15 @@ pub struct SessionPlugin;
 
 impl Plugin for SessionPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_non_send(Game::default()).add_systems(
-            Update,
-            (tick, age_notices)
-                .in_set(ClientSet::Simulate)
-                .run_if(in_state(Screen::Battle)),
-        );
+        app.insert_non_send(Game::default())
+            .add_systems(
+                Update,
+                tick.in_set(ClientSet::Simulate)
+                    .run_if(in_state(Screen::Battle)),
+            )
+            // Notices age on every screen: a shop's refusal goes as a battle's does.
+            .add_systems(Update, age_notices.in_set(ClientSet::Simulate))
+            .add_systems(Update, show_notices.in_set(ClientSet::Present));
     }
 }
 
@@ -405,20 +413,69 @@ fn age_notices(mut game: NonSendMut<Game>, time: Res<Time>) {
     });
 }
 
-/// Takes the finished battle into the run and moves to the reward screen, the next level or
-/// back to the menu.
-pub fn finish_level(session: &mut Session, content: &Content, next: &mut NextState<Screen>) {
+/// Takes the finished battle into the run and says which screen follows: the reward, the map
+/// (nothing was left to offer), or the run's end.
+pub fn finish_level(session: &mut Session) -> Screen {
     session.run.finish_battle(&session.battle);
-    match session.run.phase().clone() {
-        RunPhase::Reward { .. } => next.set(Screen::Reward),
-        RunPhase::Battle => match session.next_level(&content.db) {
-            Ok(()) => next.set(Screen::Battle),
-            Err(e) => {
-                session.notify(format!("the next level cannot start: {e}"));
-                next.set(Screen::Menu);
+    screen_of(session.run.phase())
+}
+
+/// The screen that shows where the run stands.
+pub fn screen_of(phase: &RunPhase) -> Screen {
+    match phase {
+        RunPhase::Map => Screen::Map,
+        RunPhase::Battle => Screen::Battle,
+        RunPhase::Reward { .. } => Screen::Reward,
+        RunPhase::Shop(_) => Screen::Shop,
+        RunPhase::Event(_) => Screen::Event,
+        RunPhase::Over { .. } | RunPhase::Won { .. } => Screen::RunEnd,
+    }
+}
+
+/// Enters room `room` of the run's map and says which screen follows: a battle room's battle
+/// starts; a shop or an event opens its screen; a rest (its hull is back at once) or an event
+/// room without an event stays on the map, with a notice of what happened.
+pub fn enter_room(
+    session: &mut Session,
+    content: &Arc<ContentDb>,
+    room: NodeId,
+) -> Result<Screen, RunError> {
+    let hull = session.run.hull();
+    session.run.enter(content, room)?;
+    if *session.run.phase() == RunPhase::Battle {
+        session.start_battle(content)?;
+    }
+    if *session.run.phase() == RunPhase::Map {
+        let kind = session.run.map().node(room).map(|n| n.kind);
+        let now = session.run.hull();
+        session.notify(match kind {
+            Some(NodeKind::Rest) => {
+                format!(
+                    "Rested: {:+.0} hull (hull {hull:.0} -> {now:.0})",
+                    now - hull
+                )
             }
-        },
-        RunPhase::Over { .. } => next.set(Screen::Menu),
+            _ => "The room is empty: nothing happens here".into(),
+        });
+    }
+    Ok(screen_of(session.run.phase()))
+}
+
+/// Marks a text that shows the session's notices on a screen around the battle (the HUD has its
+/// own).
+#[derive(Component)]
+pub struct NoticeLine;
+
+/// The session's notices, newest last, in every [`NoticeLine`].
+fn show_notices(game: NonSend<Game>, mut lines: Query<&mut Text, With<NoticeLine>>) {
+    let shown = game.0.as_ref().map_or(String::new(), |s| {
+        let texts: Vec<&str> = s.notices.iter().map(|n| n.text.as_str()).collect();
+        texts.join("\n")
+    });
+    for mut text in &mut lines {
+        if text.0 != shown {
+            text.0 = shown.clone();
+        }
     }
 }
 

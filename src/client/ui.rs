@@ -8,6 +8,8 @@ use bevy::prelude::*;
 
 use super::{ClientSet, Screen};
 use crate::content::BlueprintKind;
+use crate::mapgen::NodeId;
+use crate::run::Difficulty;
 
 /// Colours buttons as the cursor moves over them.
 pub struct UiPlugin;
@@ -44,10 +46,27 @@ pub enum Action {
     ToMenu,
     /// Take or leave a blueprint in the starting collection.
     Toggle(String),
+    /// Set the custom run's difficulty.
+    Difficulty(Difficulty),
+    /// Set the custom run's ascension level.
+    Ascension(u32),
+    /// Enter room `n` of the run's map.
+    Enter(NodeId),
     /// Take reward offer `n` (then choose what it replaces if the collection is full).
     Offer(usize),
-    /// Give up collection slot `n` for the chosen offer.
+    /// Take the augment a reward offers instead of a blueprint.
+    TakeAugment,
+    /// Give up collection slot `n` for the chosen reward offer, or for the shop's offer waiting
+    /// for one (the blueprint it replaces, or the blueprint a removal takes out).
     Replace(usize),
+    /// Buy shop offer `n` (again: no longer wait for the slot it needs).
+    Buy(usize),
+    /// Leave the shop, back to the map.
+    LeaveShop,
+    /// Take choice `n` of the event.
+    Choose(usize),
+    /// After an event's outcome: on to its reward or back to the map.
+    EventDone,
     /// Take no reward.
     Skip,
     /// Open the settings (pause) screen.
@@ -86,6 +105,10 @@ pub const BUTTON_HOVER: Color = Color::srgb(0.3, 0.36, 0.48);
 pub const GOLD: Color = Color::srgb(0.95, 0.8, 0.35);
 /// Hints and secondary text.
 pub const MUTED: Color = Color::srgb(0.7, 0.72, 0.78);
+/// A button that cannot be pressed now.
+pub const DISABLED: Color = Color::srgb(0.16, 0.16, 0.18);
+/// Errors and refusals.
+pub const WARN: Color = Color::srgb(1.0, 0.5, 0.45);
 
 /// Marks a button that keeps its own colour when hovered (cards, the blueprint menu): its
 /// border says it is hovered or chosen instead.
@@ -114,6 +137,62 @@ pub fn button(text: impl Into<String>, action: Action) -> impl Bundle {
         },
         BackgroundColor(BUTTON),
         children![label(text, 20.0, Color::WHITE)],
+    )
+}
+
+/// A button of a group of which one is chosen: the chosen one has a gold border (kept up to
+/// date by the screen that shows the group).
+pub fn choice_button(text: impl Into<String>, action: Action, chosen: bool) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+            margin: UiRect::all(Val::Px(3.0)),
+            border: UiRect::all(Val::Px(2.0)),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        BorderColor::all(if chosen { GOLD } else { Color::NONE }),
+        children![label(text, 17.0, Color::WHITE)],
+    )
+}
+
+/// A button that cannot be pressed now, greyed, with why under it.
+pub fn disabled_button(text: impl Into<String>, why: impl Into<String>) -> impl Bundle {
+    (
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            padding: UiRect::axes(Val::Px(18.0), Val::Px(8.0)),
+            margin: UiRect::all(Val::Px(4.0)),
+            ..default()
+        },
+        BackgroundColor(DISABLED),
+        children![
+            label(text, 20.0, MUTED),
+            label(why, 13.0, Color::srgb(1.0, 0.6, 0.5))
+        ],
+    )
+}
+
+/// A box the size of a card for what is not a blueprint (a repair, a removal, an augment): a
+/// title and a text.
+pub fn info_box(title: impl Into<String>, text: impl Into<String>) -> impl Bundle {
+    (
+        Node {
+            width: Val::Px(196.0),
+            min_height: Val::Px(110.0),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(Val::Px(8.0)),
+            row_gap: Val::Px(6.0),
+            border: UiRect::all(Val::Px(2.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.12, 0.13, 0.17)),
+        BorderColor::all(Color::srgb(0.35, 0.6, 0.45)),
+        children![label(title, 18.0, Color::WHITE), label(text, 14.0, MUTED)],
     )
 }
 

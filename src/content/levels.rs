@@ -145,6 +145,9 @@ pub struct Harder {
     pub difficulty: f64,
     /// Multiplies the fuel goal (and so the number of waves).
     pub fuel_goal: f64,
+    /// Its reward offers are drawn with the rarity odds of this many levels later.
+    #[serde(default)]
+    pub reward_levels: u32,
 }
 
 /// The level setter: everything `levels.ron` holds.
@@ -179,6 +182,12 @@ pub struct LevelSetter {
     pub elite: Harder,
     /// How much harder the act's boss battle is; the boss comes with its last wave.
     pub boss: Harder,
+    /// How often augments are offered (`docs/runs.md`).
+    #[serde(default)]
+    pub augments: AugmentOdds,
+    /// Hull a rest room gives back (never above the run's starting hull).
+    #[serde(default = "default_rest")]
+    pub rest: f64,
     /// Money: what a run starts with, battles pay and shops charge (`docs/runs.md`).
     pub money: Money,
     /// The adaptive difficulty's numbers (`docs/runs.md`).
@@ -191,8 +200,34 @@ pub struct LevelSetter {
     pub stall_ticks: u32,
 }
 
+/// How often augments come with rewards and shops.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AugmentOdds {
+    /// The chance that one of a battle's reward offers is an augment for the collection.
+    pub offer: f64,
+    /// The chance that a blueprint offered (as a reward or in a shop) comes with an augment.
+    pub preapplied: f64,
+    /// Augments a shop sells.
+    pub shop: usize,
+}
+
+impl Default for AugmentOdds {
+    fn default() -> Self {
+        AugmentOdds {
+            offer: 0.3,
+            preapplied: 0.15,
+            shop: 1,
+        }
+    }
+}
+
 /// `stall_ticks` when `levels.ron` does not say: a minute.
 pub const DEFAULT_STALL_TICKS: u32 = 60 * crate::TICKS_PER_SECOND as u32;
+
+fn default_rest() -> f64 {
+    6.0
+}
 
 fn default_stall_ticks() -> u32 {
     DEFAULT_STALL_TICKS
@@ -399,6 +434,20 @@ impl Check<'_> {
                     None,
                 );
             }
+        }
+        let odds = &v.augments;
+        if !((0.0..=1.0).contains(&odds.offer) && (0.0..=1.0).contains(&odds.preapplied))
+            || odds.shop > 5
+        {
+            self.error(
+                None,
+                "augments",
+                "`offer` and `preapplied` are chances from 0 to 1, and a shop sells at most 5 augments".into(),
+                None,
+            );
+        }
+        if !(v.rest.is_finite() && v.rest >= 0.0 && v.rest <= 1000.0) {
+            self.error(None, "rest", "`rest` must be from 0 to 1000".into(), None);
         }
         if let Some(message) = v.money.problem() {
             self.error(None, "money", message, None);

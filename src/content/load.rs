@@ -52,6 +52,30 @@ impl Kind for Blueprint {
     }
 }
 
+impl Kind for super::Augment {
+    type Patch = super::augments::AugmentPatch;
+    const FOLDER: &'static str = "augments";
+    const NOUN: &'static str = "augment";
+    fn set_id(&mut self, id: String) {
+        self.id = id;
+    }
+    fn clear_overrides(&mut self) {
+        self.overrides = None;
+    }
+}
+
+impl Kind for super::Event {
+    type Patch = super::events::EventPatch;
+    const FOLDER: &'static str = "events";
+    const NOUN: &'static str = "event";
+    fn set_id(&mut self, id: String) {
+        self.id = id;
+    }
+    fn clear_overrides(&mut self) {
+        self.overrides = None;
+    }
+}
+
 /// One item while loading: its value and every file that shaped it (the definition first, then
 /// each override), for pointing diagnostics at the file that set a field.
 #[derive(Clone, Debug)]
@@ -154,6 +178,8 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
     let mut db = ContentDb::default();
     let mut attackers = Items::<AttackerType>::default();
     let mut blueprints = Items::<Blueprint>::default();
+    let mut events = Items::<super::Event>::default();
+    let mut augments = Items::<super::Augment>::default();
     let mut levels = None;
     let mut tutorial = None;
     for info in &mods.mods {
@@ -171,6 +197,8 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         });
         load_kind(info, &mut attackers, &mut db.overrides, &mut loading);
         load_kind(info, &mut blueprints, &mut db.overrides, &mut loading);
+        load_kind(info, &mut events, &mut db.overrides, &mut loading);
+        load_kind(info, &mut augments, &mut db.overrides, &mut loading);
         load_terrains(info, &mut db, &mut loading);
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
@@ -207,6 +235,32 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             db.blueprints.push(value);
         }
     }
+    let blueprint_of = |id: &str| {
+        db.blueprint_id(id).map(|b| {
+            let bp = db.blueprint(b);
+            (bp.rarity, bp.placement() == super::Placement::Fixed)
+        })
+    };
+    let blueprint_ids: Vec<&str> = db.blueprints.iter().map(|b| b.id.as_str()).collect();
+    let checked: Vec<_> = events
+        .items
+        .into_iter()
+        .filter_map(|item| {
+            validate::event(
+                item,
+                &blueprint_of,
+                &blueprint_ids,
+                &script_exists,
+                &mut diagnostics,
+            )
+        })
+        .collect();
+    db.events = checked;
+    db.augments = augments
+        .items
+        .into_iter()
+        .filter_map(|item| validate::augment(item, &script_exists, &mut diagnostics))
+        .collect();
     db.levels = levels.and_then(|item| super::levels::finish(item, &db, &mut diagnostics));
     db.tutorial = tutorial.and_then(|item| super::tutorial::finish(item, &db, &mut diagnostics));
     db.hash = hasher.digest();

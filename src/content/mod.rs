@@ -9,11 +9,13 @@
 pub mod acts;
 pub mod adaptation;
 pub mod attacker;
+pub mod augments;
 pub mod behaviour;
 pub mod blueprint;
 pub mod damage;
 pub mod describe;
 pub mod description;
+pub mod events;
 pub mod levels;
 mod load;
 pub mod money;
@@ -39,9 +41,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 pub use attacker::{AttackerType, Size, Spawn};
+pub use augments::Augment;
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
 pub use damage::{DamageType, DamageTypes};
+pub use events::Event;
 pub use levels::{LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL};
 pub use tutorial::Tutorial;
 pub use wave_params::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
@@ -125,6 +129,20 @@ pub struct ModContent {
     pub scripts: BTreeMap<String, Script>,
 }
 
+impl ModContent {
+    /// Its scripts' bytecode, as a sandbox of the mod loads them.
+    pub fn compiled(&self) -> crate::lua::ModScripts {
+        crate::lua::ModScripts {
+            mod_id: self.id.clone(),
+            scripts: self
+                .scripts
+                .iter()
+                .map(|(p, s)| (p.clone(), s.bytecode.clone()))
+                .collect(),
+        }
+    }
+}
+
 /// A field-level change one mod made to another's content.
 #[derive(Clone, Debug)]
 pub struct OverrideRecord {
@@ -149,6 +167,10 @@ pub struct ContentDb {
     pub terrains: Vec<TerrainType>,
     /// Overrides applied, in the order applied.
     pub overrides: Vec<OverrideRecord>,
+    /// Augments (`augments/`), in load order.
+    pub augments: Vec<Augment>,
+    /// Run events (`events/`), in load order.
+    pub events: Vec<Event>,
     /// The level setter (`levels.ron`), if a mod defines one and it has no errors.
     pub levels: Option<LevelSetter>,
     /// The tutorial (`tutorial.ron`), if a mod defines one and it has no errors.
@@ -180,6 +202,11 @@ impl ContentDb {
     /// The attacker type with id `mod:name`.
     pub fn attacker_id(&self, id: &str) -> Option<AttackerId> {
         self.attacker_index.get(id).copied()
+    }
+
+    /// The augment with id `mod:name`.
+    pub fn augment(&self, id: &str) -> Option<&Augment> {
+        self.augments.iter().find(|a| a.id == id)
     }
 
     /// The blueprint with id `mod:name`.

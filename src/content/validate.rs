@@ -1,9 +1,13 @@
 //! Checks on loaded content that types alone cannot express, each reported at the file and
 //! position of the field at fault.
 
+use super::augments::Augment;
 use super::description::{self, BlueprintStat, Context, Segment, Tag};
+use super::events::{self, Event, Outcome};
 use super::load::Item;
-use super::{AttackerType, Behaviour, Blueprint, Placement, Projectile, ScriptRef, Shape, Targets};
+use super::{
+    AttackerType, Behaviour, Blueprint, Placement, Projectile, Rarity, ScriptRef, Shape, Targets,
+};
 use crate::diagnostics::{Diagnostic, Diagnostics, closest, did_you_mean};
 
 /// The largest number a content file may give a cost, health, speed or other amount: far beyond
@@ -57,6 +61,21 @@ impl<'a, T> Checker<'a, T> {
         if let Some(h) = help {
             d = d.help(h);
         }
+        self.report(d);
+    }
+
+    /// An error at the first place `text` is written in the last file that has it (or at the
+    /// start of the item's file).
+    fn text_error(&mut self, text: &str, message: String) {
+        let sources = &self.item.sources;
+        let (source, at) = sources
+            .iter()
+            .rev()
+            .find_map(|s| s.file.text.find(text).map(|at| (s, at)))
+            .unwrap_or((&sources[0], 0));
+        let d = Diagnostic::error(message)
+            .at(&source.file, at, text.len())
+            .for_mod(source.mod_id.clone());
         self.report(d);
     }
 
@@ -280,6 +299,150 @@ pub(super) fn attacker(
         return None;
     }
     item.value.spawns_on_death = spawns;
+    item.value.script_ref = script;
+    Some(item.value)
+}
+
+/// Checks an augment: a name and description, an offered rarity, something to change (changes
+/// or a script), factors in (0, 10], a script that exists.
+pub(super) fn augment(
+    mut item: Item<Augment>,
+    script_exists: &dyn Fn(&ScriptRef) -> bool,
+    diagnostics: &mut Diagnostics,
+) -> Option<Augment> {
+    let v = item.value.clone();
+    let mut c = Checker::new(&item, diagnostics);
+    c.name(&v.name);
+    if v.description.trim().is_empty() {
+        c.field_error(
+            "description",
+            "`description` must not be empty".into(),
+            None,
+        );
+    }
+    if !matches!(v.rarity, Rarity::Common | Rarity::Rare | Rarity::Legendary) {
+        c.field_error(
+            "rarity",
+            format!(
+                "an augment is Common, Rare or Legendary, not {:?}",
+                v.rarity
+            ),
+            None,
+        );
+    }
+    if v.changes.is_empty() && v.script.is_none() {
+        c.field_error(
+            "changes",
+            "an augment needs `changes`, a `script`, or both".into(),
+            None,
+        );
+    }
+    for change in &v.changes {
+        if let Some(f) = change.factor()
+            && !(f.is_finite() && f > 0.0 && f <= 10.0)
+        {
+            c.field_error(
+                "changes",
+                format!("a change's factor must be above 0 and at most 10, not {f} ({change:?})"),
+                None,
+            );
+        }
+    }
+    let script = c.script(v.script.as_deref(), script_exists);
+    if c.errors > 0 {
+        return None;
+    }
+    item.value.script_ref = script;
+    Some(item.value)
+}
+
+/// Checks an event: text to show, one to [`MAX_CHOICES`](super::events::MAX_CHOICES) choices,
+/// chances from 0 to 1, amounts within bounds, and blueprints that exist and can be held.
+pub(super) fn event(
+    mut item: Item<Event>,
+    blueprint_of: &dyn Fn(&str) -> Option<(Rarity, bool)>,
+    blueprint_ids: &[&str],
+    script_exists: &dyn Fn(&ScriptRef) -> bool,
+    diagnostics: &mut Diagnostics,
+) -> Option<Event> {
+    let v = item.value.clone();
+    let mut c = Checker::new(&item, diagnostics);
+    if v.title.trim().is_empty() {
+        c.field_error("title", "`title` must not be empty".into(), None);
+    }
+    if v.text.trim().is_empty() {
+        c.field_error("text", "`text` must not be empty".into(), None);
+    }
+    c.non_negative("weight", v.weight);
+    if v.from_act == 0 || v.to_act.is_some_and(|to| to < v.from_act) {
+        c.field_error(
+            "from_act",
+            "acts count from 1, and `to_act` may not come before `from_act`".into(),
+            None,
+        );
+    }
+    if v.choices.is_empty() || v.choices.len() > events::MAX_CHOICES {
+        c.field_error(
+            "choices",
+            format!(
+                "an event needs from 1 to {} choices, not {}",
+                events::MAX_CHOICES,
+                v.choices.len()
+            ),
+            None,
+        );
+    }
+    for choice in &v.choices {
+        if choice.text.trim().is_empty() {
+            c.field_error("text", "a choice's `text` must not be empty".into(), None);
+        }
+        if !(0.0..=1.0).contains(&choice.chance) {
+            c.field_error(
+                "chance",
+                format!("`chance` must be from 0 to 1, not {}", choice.chance),
+                None,
+            );
+        }
+        for outcome in choice.outcomes.iter().chain(&choice.otherwise) {
+            match outcome {
+                Outcome::Money(m) if m.unsigned_abs() > 1_000_000 => c.field_error(
+                    "Money",
+                    format!("`Money` must be from -1000000 to 1000000, not {m}"),
+                    None,
+                ),
+                Outcome::Hull(h) if !(h.is_finite() && h.abs() <= 1000.0) => c.field_error(
+                    "Hull",
+                    format!("`Hull` must be from -1000 to 1000, not {h}"),
+                    None,
+                ),
+                Outcome::Blueprint(Rarity::Starter) => c.text_error(
+                    "Blueprint(Starter)",
+                    "starter blueprints are never given: use Common, Rare, Legendary or Special"
+                        .into(),
+                ),
+                Outcome::GiveBlueprint(id) => match blueprint_of(id) {
+                    None => c.value_error(
+                        "GiveBlueprint",
+                        id,
+                        format!("there is no blueprint `{id}`"),
+                        did_you_mean(id, blueprint_ids.iter().copied()),
+                    ),
+                    Some((_, true)) => c.value_error(
+                        "GiveBlueprint",
+                        id,
+                        format!("`{id}` is placed by the game and cannot be given"),
+                        None,
+                    ),
+                    Some(_) => {}
+                },
+                _ => {}
+            }
+        }
+    }
+    let script = c.script(v.script.as_deref(), script_exists);
+    if c.errors > 0 {
+        return None;
+    }
     item.value.script_ref = script;
     Some(item.value)
 }

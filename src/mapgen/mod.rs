@@ -31,7 +31,7 @@ use crate::rng::{Rng, Seed};
 pub use barriers::{Barrier, BarrierKind, Key};
 pub use explore::{explore_all, explore_randomly};
 pub use json::MapJson;
-pub use render::render_png;
+pub use render::{key_colour, kind_colour, render_png};
 pub use rooms::{Rect, Side};
 
 /// A node's index in its act's map, in the order the nodes were made.

@@ -3,7 +3,7 @@
 //! square for locked, a diamond for guarded, a disc for puzzle), and a key drop as a small disc
 //! of the key's colour inside the room that yields it.
 
-use super::{ActMap, BarrierKind, Key, Node, Side};
+use super::{ActMap, BarrierKind, Key, Node};
 use crate::content::acts::NodeKind;
 
 /// Pixels per base room unit.
@@ -33,7 +33,8 @@ pub fn key_colour(key: Key) -> Rgb {
     COLOURS[(key.0 % 8) as usize]
 }
 
-fn kind_colour(kind: NodeKind) -> Rgb {
+/// A kind of room's colour.
+pub fn kind_colour(kind: NodeKind) -> Rgb {
     match kind {
         NodeKind::Start => [120, 120, 130],
         NodeKind::Battle => [150, 70, 60],
@@ -124,26 +125,11 @@ fn door(
     room: &Node,
     parent: &Node,
 ) {
-    let Some(side) = room.rect.shared_wall(&parent.rect) else {
+    let Some((x, y)) = room.rect.door_point(&parent.rect) else {
         return;
     };
-    let (a, b) = (room.rect, parent.rect);
-    let span = |lo: i32, hi: i32| ((lo + hi) as f64 / 2.0 * UNIT as f64) as i32;
-    // The middle of the shared stretch of wall.
-    let (cx, cy) = match side {
-        Side::East | Side::West => {
-            let lo = a.y.max(b.y);
-            let hi = (a.y + a.h).min(b.y + b.h);
-            let x = if side == Side::East { a.x + a.w } else { a.x };
-            (px(x), py(0) + span(lo, hi))
-        }
-        Side::North | Side::South => {
-            let lo = a.x.max(b.x);
-            let hi = (a.x + a.w).min(b.x + b.w);
-            let y = if side == Side::South { a.y + a.h } else { a.y };
-            (px(0) + span(lo, hi), py(y))
-        }
-    };
+    let at = |v: f64| (v * f64::from(UNIT)) as i32;
+    let (cx, cy) = (px(0) + at(x), py(0) + at(y));
     let half = UNIT / 6;
     canvas.fill(cx - half, cy - half, cx + half, cy + half, DOOR);
     if let Some(barrier) = &room.barrier {

@@ -74,6 +74,22 @@ impl Rect {
         }
     }
 
+    /// The middle of the stretch of wall `self` shares with `other`, in base units (x, y), if
+    /// they share one: where a door between them is drawn.
+    pub fn door_point(&self, other: &Rect) -> Option<(f64, f64)> {
+        let (a, b) = (self, other);
+        let side = a.shared_wall(b)?;
+        let mid = |lo: i32, hi: i32| f64::from(lo + hi) / 2.0;
+        let rows = mid(a.y.max(b.y), (a.y + a.h).min(b.y + b.h));
+        let columns = mid(a.x.max(b.x), (a.x + a.w).min(b.x + b.w));
+        Some(match side {
+            Side::East => (f64::from(a.x + a.w), rows),
+            Side::West => (f64::from(a.x), rows),
+            Side::South => (columns, f64::from(a.y + a.h)),
+            Side::North => (columns, f64::from(a.y)),
+        })
+    }
+
     /// The door slots of the room: one in the middle of every base unit of every wall (a wall
     /// two units long has two, at a quarter and three quarters of its length), in a fixed order.
     pub fn slots(&self) -> Vec<Slot> {
@@ -182,5 +198,17 @@ mod tests {
         };
         assert_eq!(big.slots().len(), 8);
         assert_eq!(big.cells().count(), 4);
+    }
+
+    #[test]
+    fn a_door_is_in_the_middle_of_the_shared_wall() {
+        let rect = |x, y, w, h| Rect { x, y, w, h };
+        // A big room and a small one on its east wall's lower half.
+        let (big, east) = (rect(0, 0, 2, 2), rect(2, 1, 1, 1));
+        assert_eq!(big.door_point(&east), Some((2.0, 1.5)));
+        assert_eq!(east.door_point(&big), Some((2.0, 1.5)));
+        // A wide room above: the middle of the stretch both share.
+        assert_eq!(big.door_point(&rect(1, -1, 2, 1)), Some((1.5, 0.0)));
+        assert_eq!(big.door_point(&rect(5, 5, 1, 1)), None);
     }
 }

@@ -142,6 +142,34 @@ pub enum RunError {
     /// The run ended.
     #[error("the run is over")]
     Over,
+    /// The run is not where the call needs it to be.
+    #[error("the run is {is}: that needs {needs}")]
+    WrongPhase {
+        /// What the call needs (`"the map"`, `"a shop"`, …).
+        needs: &'static str,
+        /// Where the run is.
+        is: &'static str,
+    },
+    /// A room of the run map cannot be entered.
+    #[error("{0}")]
+    Map(#[from] crate::mapgen::MapError),
+    /// An event has no choice of that index.
+    #[error("the event has {choices} choices; {index} is not one")]
+    NoSuchChoice {
+        /// How many there are.
+        choices: usize,
+        /// The index asked for.
+        index: usize,
+    },
+    /// No loaded mod has the augment.
+    #[error("no loaded mod has the augment `{0}`")]
+    NoAugment(String),
+    /// An augment cannot go on the blueprint named.
+    #[error("that augment cannot be applied: {0}")]
+    AugmentTarget(String),
+    /// An event's choice cannot be taken now.
+    #[error("that choice cannot be taken: {0}")]
+    ChoiceUnavailable(String),
     /// A reward was chosen with none on offer.
     #[error("there is no reward to choose now")]
     NoReward,
@@ -219,4 +247,12 @@ pub enum SaveProblem {
     /// A battle saved while the run was not in a battle.
     #[error("the save holds a battle, but the run is not in one")]
     BattleOutOfPlace,
+    /// An augment is on a blueprint outside the collection, or a blueprint has too many.
+    #[error(
+        "an augment is on a blueprint the collection does not hold, or a blueprint has more than two"
+    )]
+    Augments,
+    /// The run is in a battle whose room on the map holds none.
+    #[error("the run is in a battle, but its room on the map holds none")]
+    NotABattleRoom,
 }

@@ -1,29 +1,37 @@
-//! A run (thesis §1.3, §2.4, §4.3.2–4.3.4): linear levels, one battle each, with the hull carried
-//! from battle to battle, a blueprint reward after every won level, and permadeath.
+//! A run (thesis §1.3, §2.4, §4.3, §2.9.2): acts, each a map of rooms the player walks
+//! (`mapgen`), with battles, elites, shops, events and rests on the way to the act's boss; the
+//! hull carried from battle to battle, money, a blueprint reward after every won battle, and
+//! permadeath.
 //!
 //! ```no_run
 //! # use rampart::content::ContentDb;
 //! # fn demo(content: std::sync::Arc<ContentDb>) -> Result<(), Box<dyn std::error::Error>> {
 //! use rampart::run::{Run, RunConfig, RunPhase};
 //!
-//! let mut run = Run::new(&content, RunConfig::new(42))?;
-//! let plan = run.plan(&content)?;                 // level 1: world, waves, resources
+//! let mut run = Run::new(&content, RunConfig::new(42))?; // on act 1's map, in its start room
+//! let room = run.choices()[0];
+//! run.enter(&content, room)?;                     // a battle room: the phase is Battle
+//! let plan = run.plan(&content)?;                 // its level: world, waves, resources
 //! let mut battle = plan.start(&content)?;         // play it through PlayerCommands…
 //! run.finish_battle(&battle);                     // won → Reward, lost → Over
-//! if let RunPhase::Reward { offers } = run.phase() {
-//!     run.choose_reward(Some(0), None)?;          // take the first offer
+//! if let RunPhase::Reward { .. } = run.phase() {
+//!     run.choose_reward(&content, Some(0), None)?; // take the first offer: back on the map
 //! }
 //! let save = run.to_ron();                        // and Run::from_ron(&save) later
 //! # Ok(()) }
 //! ```
 //!
 //! Every random choice comes from the seed tree of `docs/architecture.md`: the rewards from
-//! `run → "rewards"` (one generator through the whole run, saved with it), level `k` from
-//! `run → "level" / k` (`"setup"` for the level setter's choices, `"world"`, `"waves"`,
-//! `"battle"`). `docs/runs.md` describes the flow and the level setter's file.
+//! `run → "rewards"` (one generator through the whole run, saved with it), act `a`'s map from
+//! `run → "map" / a`, the `k`-th battle's level from `run → "level" / k` (`"setup"` for the level
+//! setter's choices, `"world"`, `"waves"`, `"battle"`). `docs/runs.md` describes the flow and the
+//! level setter's file.
 
 pub mod adapt;
+pub mod augments;
 mod error;
+pub mod event_script;
+pub mod events;
 pub mod map;
 pub mod rewards;
 pub mod save;
@@ -36,20 +44,24 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::battle::{Battle, Phase, Start, TypeTally};
+use crate::content::acts::NodeKind;
 use crate::content::{ContentDb, Placement, Rarity};
 use crate::diagnostics::SourceFile;
 use crate::level::{LevelSetup, WorldSetup};
+use crate::mapgen::{ActMap, NodeId};
 use crate::rng::{Rng, Seed};
 use crate::waves::LevelWaves;
 use crate::worldgen::WorldParams;
 
 pub use adapt::Difficulty;
+pub use augments::AugmentOffer;
 pub use error::{RunError, SaveProblem};
+pub use events::{ChoiceState, EventVisit};
 pub use setter::{LevelKind, LevelSpec, level_seed, spawns};
 pub use shop::{Offer, Shop, Ware};
 
 /// The version of the save format.
-pub const SAVE_FORMAT: u32 = 1;
+pub const SAVE_FORMAT: u32 = 2;
 
 /// How a run starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -86,18 +98,56 @@ impl RunConfig {
 /// Where a run stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum RunPhase {
-    /// The current level's battle is to be played.
+    /// On the act's map: the player picks a room to enter ([`Run::choices`], [`Run::enter`]).
+    Map,
+    /// The battle of the room entered is to be played.
     Battle,
-    /// The level was won; the player picks one of `offers` (blueprint ids) or skips.
+    /// A battle was won (or an event gave a blueprint); the player picks one of `offers`
+    /// (blueprint ids), or the augment on offer ([`Run::take_reward_augment`]), or skips.
     Reward {
         /// The blueprints on offer, distinct, none picked before in this run.
         offers: Vec<String>,
+        /// For each offer, the augment it comes with, if any (empty: none has one).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        augmented: Vec<Option<String>>,
+        /// An augment for a blueprint of the collection, offered in place of a blueprint.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        augment: Option<AugmentOffer>,
     },
+    /// In a shop room: buying ([`Run::buy`]) until the player leaves ([`Run::leave_shop`]).
+    Shop(Shop),
+    /// In an event room: the player takes one of its choices ([`Run::choose_event`]).
+    Event(EventVisit),
     /// The hull ran out: the run is over (permadeath).
     Over {
-        /// Levels won before the last battle.
+        /// Battles won before the last one.
         levels_won: u32,
     },
+    /// The last act's boss was beaten: the run is won.
+    Won {
+        /// Battles won in the run.
+        levels_won: u32,
+    },
+}
+
+impl RunPhase {
+    /// Where the run is, in words for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RunPhase::Map => "on the map",
+            RunPhase::Battle => "in a battle",
+            RunPhase::Reward { .. } => "choosing a reward",
+            RunPhase::Shop(_) => "in a shop",
+            RunPhase::Event(_) => "at an event",
+            RunPhase::Over { .. } => "over",
+            RunPhase::Won { .. } => "won",
+        }
+    }
+
+    /// Whether the run has ended, lost or won.
+    pub fn is_end(&self) -> bool {
+        matches!(self, RunPhase::Over { .. } | RunPhase::Won { .. })
+    }
 }
 
 /// Everything that sets up the current level.
@@ -136,21 +186,27 @@ pub struct Run {
     phase: RunPhase,
     rewards: Rng,
     /// The difficulty setting.
-    #[serde(default)]
     difficulty: Difficulty,
     /// The ascension level.
-    #[serde(default)]
     ascension: u32,
     /// Kills and hull taken by attacker type over the run's battles (adaptive difficulty).
-    #[serde(default)]
     record: BTreeMap<String, TypeTally>,
     /// Money (earned in battles, spent in shops).
-    #[serde(default)]
     money: u32,
+    /// The augments of the collection's blueprints: blueprint → augments, in the order taken.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    augments: BTreeMap<String, Vec<String>>,
+    /// The act being played, 1-based.
+    act: u32,
+    /// The act's map as far as it was made, and where the player is on it.
+    map: ActMap,
+    /// The events met so far, not met again while others are left.
+    #[serde(default)]
+    events_seen: Vec<String>,
 }
 
 impl Run {
-    /// Starts a run at level 1 with the level setter's hull. Custom starting blueprints must exist,
+    /// Starts a run in the start room of act 1's map, with the level setter's hull. Custom starting blueprints must exist,
     /// be distinct, not be placed by the game, and fit the collection limit.
     pub fn new(content: &ContentDb, config: RunConfig) -> Result<Run, RunError> {
         let setter = setter::setter(content)?;
@@ -193,12 +249,16 @@ impl Run {
             picked: collection.clone(),
             collection,
             collection_limit,
-            phase: RunPhase::Battle,
+            phase: RunPhase::Map,
             rewards: Seed(config.seed).branch("rewards").rng(),
             difficulty: config.difficulty,
             ascension: config.ascension,
             record: BTreeMap::new(),
             money: setter.money.start,
+            augments: BTreeMap::new(),
+            act: 1,
+            map: map::act_map(content, config.seed, 1)?,
+            events_seen: Vec::new(),
         })
     }
 
@@ -207,9 +267,30 @@ impl Run {
         self.seed
     }
 
-    /// The current (or last played) level, 1-based.
+    /// The level of the current (or next) battle, 1-based: battles count up through the run.
     pub fn level(&self) -> u32 {
         self.level
+    }
+
+    /// The act being played, 1-based.
+    pub fn act(&self) -> u32 {
+        self.act
+    }
+
+    /// The acts a run of `content` has.
+    pub fn acts(content: &ContentDb) -> Result<u32, RunError> {
+        Ok(setter::setter(content)?.acts.len() as u32)
+    }
+
+    /// The current act's map as far as it was made.
+    pub fn map(&self) -> &ActMap {
+        &self.map
+    }
+
+    /// Hull the run can have at most: its starting hull.
+    pub fn max_hull(&self, content: &ContentDb) -> Result<f64, RunError> {
+        let setter = setter::setter(content)?;
+        Ok(adapt::Ascended::new(setter, self.ascension).hull(setter.hull))
     }
 
     /// Hull left.
@@ -261,24 +342,108 @@ impl Run {
         Ok(m)
     }
 
-    /// Battle, reward or over.
+    /// Where the run stands.
     pub fn phase(&self) -> &RunPhase {
         &self.phase
+    }
+
+    /// The rooms of the map that can be entered now; empty off the map.
+    pub fn choices(&self) -> Vec<NodeId> {
+        match self.phase {
+            RunPhase::Map => self.map.choices(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Enters room `room` of the map: a battle room starts its battle phase, a shop stocks its
+    /// offers (`run → "map" / act → "shop" / room`), an event room draws its event
+    /// (`… → "event" / room`), and a rest gives the level setter's `rest` hull back at once.
+    pub fn enter(&mut self, content: &ContentDb, room: NodeId) -> Result<(), RunError> {
+        self.needs(matches!(self.phase, RunPhase::Map), "the map")?;
+        let setter = setter::setter(content)?;
+        let kind = self.map.node(room).map(|n| n.kind);
+        // Stock and draw before entering, so that a failure leaves the run as it was.
+        let phase = match kind {
+            Some(NodeKind::Shop) => {
+                let seed = self.map.seed().branch("shop").index(u64::from(room));
+                Some(RunPhase::Shop(Shop::stock(content, self, seed)?))
+            }
+            Some(NodeKind::Event) => {
+                let seed = self.map.seed().branch("event").index(u64::from(room));
+                events::draw(content, self.act, &self.events_seen, seed).map(RunPhase::Event)
+            }
+            _ => None,
+        };
+        self.map.enter(room)?;
+        match kind {
+            Some(k) if k.is_battle() => self.phase = RunPhase::Battle,
+            Some(NodeKind::Rest) => {
+                let most = self.max_hull(content)?;
+                self.hull = (self.hull + setter.rest).min(most).max(self.hull);
+                self.map.clear_current();
+            }
+            _ => match phase {
+                Some(phase) => {
+                    if let RunPhase::Event(visit) = &phase {
+                        self.events_seen.push(visit.event.clone());
+                    }
+                    self.phase = phase;
+                }
+                // An event room with no event to hold: nothing happens there.
+                None => self.map.clear_current(),
+            },
+        }
+        Ok(())
+    }
+
+    /// Leaves the shop the run is in, back to the map.
+    pub fn leave_shop(&mut self) -> Result<(), RunError> {
+        self.needs(matches!(self.phase, RunPhase::Shop(_)), "a shop")?;
+        self.map.clear_current();
+        self.phase = RunPhase::Map;
+        Ok(())
+    }
+
+    /// `Ok` when `ok`, else why not: the run is elsewhere than `needs`.
+    fn needs(&self, ok: bool, needs: &'static str) -> Result<(), RunError> {
+        match (&self.phase, ok) {
+            (_, true) => Ok(()),
+            (RunPhase::Over { .. }, _) => Err(RunError::Over),
+            (RunPhase::Reward { .. }, _) => Err(RunError::RewardPending),
+            (phase, false) => Err(RunError::WrongPhase {
+                needs,
+                is: phase.name(),
+            }),
+        }
+    }
+
+    /// What kind of battle the current room is (for a reward, the one just won); `Normal`
+    /// off a battle room.
+    pub fn level_kind(&self) -> LevelKind {
+        let node = self.map.node(self.map.current());
+        match node.map(|n| n.kind) {
+            Some(NodeKind::Elite) => LevelKind::Elite,
+            Some(NodeKind::Boss) => LevelKind::Boss(self.map.shape().boss.clone()),
+            _ => LevelKind::Normal,
+        }
+    }
+
+    /// Whether the run's current room is a battle room.
+    fn in_battle_room(&self) -> bool {
+        self.map
+            .node(self.map.current())
+            .is_some_and(|n| n.kind.is_battle())
     }
 
     /// What the current level's battle is: the world and waves from the level setter, the
     /// collection and hull from the run. Only in the battle phase.
     pub fn plan(&self, content: &ContentDb) -> Result<LevelPlan, RunError> {
-        match &self.phase {
-            RunPhase::Battle => {}
-            RunPhase::Reward { .. } => return Err(RunError::RewardPending),
-            RunPhase::Over { .. } => return Err(RunError::Over),
-        }
+        self.needs(self.phase == RunPhase::Battle, "a battle")?;
         self.plan_of_level(content)
     }
 
-    /// The current (or last played) level as [`Run::plan`] makes it, whatever the phase: the
-    /// level a reward was won in, for a screen that shows it again.
+    /// The current (or next) level as [`Run::plan`] makes it, whatever the phase: the level a
+    /// reward was won in, or the next battle's world for a screen to show behind the map.
     pub fn plan_of_level(&self, content: &ContentDb) -> Result<LevelPlan, RunError> {
         let setter = setter::setter(content)?;
         for id in &self.collection {
@@ -286,7 +451,19 @@ impl Run {
                 return Err(RunError::LostBlueprint(id.clone()));
             }
         }
-        let spec = LevelSpec::new(content, self.seed, self.level)?;
+        let in_room = matches!(self.phase, RunPhase::Battle | RunPhase::Reward { .. })
+            && self.in_battle_room();
+        let (kind, guard) = match in_room {
+            true => (
+                self.level_kind(),
+                self.map
+                    .node(self.map.current())
+                    .and_then(|n| n.guard.clone()),
+            ),
+            false => (LevelKind::Normal, None),
+        };
+        let mut spec = LevelSpec::of_kind(content, self.seed, self.level, kind)?;
+        spec.guard = guard;
         let waves = spec.waves(self.seed)?;
         let level_seed = level_seed(self.seed, self.level);
         let mut params = WorldParams::with_lengths(spec.path_lengths.clone());
@@ -313,14 +490,16 @@ impl Run {
                     hull: self.hull,
                     fuel_goal: spec.fuel_goal,
                     strength: self.strength(content)?,
+                    augments: self.augments.clone(),
                 },
             },
             waves,
         })
     }
 
-    /// Takes the result of the current level's battle: won → the reward offers (or the next
-    /// level straight away when nothing is left to offer), lost → the run is over. The hull left
+    /// Takes the result of the current battle: won → its pay, its room cleared (and its key
+    /// collected), then the reward offers (or the map straight away when nothing is left to
+    /// offer), or the run won after the last act's boss; lost → the run is over. The hull left
     /// is carried either way. A battle still running, or a call outside the battle phase,
     /// changes nothing.
     pub fn finish_battle(&mut self, battle: &Battle) {
@@ -334,21 +513,47 @@ impl Run {
             Phase::Won => {
                 let lost = self.hull - battle.player().hull;
                 self.hull = battle.player().hull;
-                if let Ok(setter) = setter::setter(battle.content()) {
-                    let pay = shop::pay(&setter.money, &LevelKind::Normal, lost);
-                    self.money = self.money.saturating_add(pay);
-                }
+                let kind = self.level_kind();
+                self.map.clear_current();
                 let content = battle.content();
-                let offers = match setter::setter(content) {
-                    Ok(setter) => {
-                        rewards::draw(content, setter, self.level, &self.picked, &mut self.rewards)
-                    }
-                    Err(_) => Vec::new(),
+                let Ok(setter) = setter::setter(content) else {
+                    self.after_reward(content);
+                    return;
                 };
-                if offers.is_empty() {
-                    self.level += 1;
+                let pay = shop::pay(&setter.money, &kind, lost);
+                self.money = self.money.saturating_add(pay);
+                if self.map.is_over() && self.act as usize >= setter.acts.len() {
+                    self.phase = RunPhase::Won {
+                        levels_won: self.level,
+                    };
+                    return;
+                }
+                let later = match kind {
+                    LevelKind::Normal => 0,
+                    LevelKind::Elite => setter.elite.reward_levels,
+                    LevelKind::Boss(_) => setter.boss.reward_levels,
+                };
+                let odds_of = self.level.saturating_add(later);
+                let rewards::Offers {
+                    offers,
+                    augmented,
+                    augment,
+                } = rewards::after_battle(
+                    content,
+                    setter,
+                    odds_of,
+                    &self.picked,
+                    &augments::targets(&self.collection, &self.augments),
+                    &mut self.rewards,
+                );
+                if offers.is_empty() && augment.is_none() {
+                    self.after_reward(content);
                 } else {
-                    self.phase = RunPhase::Reward { offers };
+                    self.phase = RunPhase::Reward {
+                        offers,
+                        augmented,
+                        augment,
+                    };
                 }
             }
             Phase::Lost => {
@@ -361,17 +566,37 @@ impl Run {
         }
     }
 
-    /// Takes offer `offer` (an index into the offers; `None` skips the reward) and moves on to the
-    /// next level. A full collection needs `replace`, the index of the blueprint to give up; with
-    /// room, `replace` swaps instead of adding.
+    /// After a reward (taken, skipped, or none to offer): the next battle's level after a
+    /// battle, the next act's map after its boss, and back on the map.
+    fn after_reward(&mut self, content: &ContentDb) {
+        if self.in_battle_room() {
+            self.level += 1;
+        }
+        self.phase = RunPhase::Map;
+        if self.map.is_over()
+            && let Ok(map) = map::act_map(content, self.seed, self.act + 1)
+        {
+            self.act += 1;
+            self.map = map;
+        }
+    }
+
+    /// Takes offer `offer` (an index into the offers; `None` skips the reward) and goes back to
+    /// the map (the next act's, after a boss). A full collection needs `replace`, the index of
+    /// the blueprint to give up; with room, `replace` swaps instead of adding.
     pub fn choose_reward(
         &mut self,
+        content: &ContentDb,
         offer: Option<usize>,
         replace: Option<usize>,
     ) -> Result<(), RunError> {
-        let RunPhase::Reward { offers } = &self.phase else {
+        let RunPhase::Reward {
+            offers, augmented, ..
+        } = &self.phase
+        else {
             return Err(RunError::NoReward);
         };
+        let with = offer.and_then(|i| augmented.get(i).cloned().flatten());
         if let Some(i) = offer {
             let id = offers
                 .get(i)
@@ -393,10 +618,20 @@ impl Run {
                 }
                 None => self.collection.push(id.clone()),
             }
-            self.picked.push(id);
+            self.picked.push(id.clone());
+            self.drop_stray_augments();
+            if let Some(augment) = with {
+                // It was drawn to fit this blueprint, which has no augments yet.
+                self.apply_augment(
+                    content,
+                    &AugmentOffer {
+                        augment,
+                        blueprint: id,
+                    },
+                )?;
+            }
         }
-        self.level += 1;
-        self.phase = RunPhase::Battle;
+        self.after_reward(content);
         Ok(())
     }
 
@@ -446,14 +681,23 @@ impl Run {
         if let Some(id) = run.collection.iter().find(|id| !run.picked.contains(id)) {
             return bad(SaveProblem::NotPicked(id.clone()));
         }
+        let stray = run.augments.iter().any(|(b, a)| {
+            !run.collection.contains(b) || a.len() > crate::content::augments::MAX_PER_BLUEPRINT
+        });
+        if stray {
+            return bad(SaveProblem::Augments);
+        }
         match &run.phase {
-            RunPhase::Reward { offers } if offers.is_empty() => bad(SaveProblem::NoOffers),
-            RunPhase::Reward { offers } if offers.iter().any(|o| run.picked.contains(o)) => {
+            RunPhase::Reward {
+                offers, augment, ..
+            } if offers.is_empty() && augment.is_none() => bad(SaveProblem::NoOffers),
+            RunPhase::Reward { offers, .. } if offers.iter().any(|o| run.picked.contains(o)) => {
                 bad(SaveProblem::OfferPicked)
             }
             RunPhase::Over { levels_won } if *levels_won >= run.level => {
                 bad(SaveProblem::LevelsWon(run.level))
             }
+            RunPhase::Battle if !run.in_battle_room() => bad(SaveProblem::NotABattleRoom),
             _ => Ok(run),
         }
     }

@@ -1,8 +1,61 @@
 //! Blueprint rewards (thesis §2.4, §4.3.3): after a won level, a few distinct blueprints the run
 //! has not picked yet, each of a rarity drawn with the odds of that point of the run.
 
+use super::augments::{self, AugmentOffer};
 use crate::content::{ContentDb, LevelSetter, Placement, Rarity};
 use crate::rng::Rng;
+
+/// What a won battle offers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Offers {
+    /// Blueprints.
+    pub offers: Vec<String>,
+    /// For each, the augment it comes with, if any (empty: none has one).
+    pub augmented: Vec<Option<String>>,
+    /// An augment for a blueprint of the collection, in place of the last blueprint.
+    pub augment: Option<AugmentOffer>,
+}
+
+/// The reward of a battle won with the odds of level `level`: [`draw`]n blueprints; with the
+/// level setter's `augments.offer` chance an augment for one of `collection` (blueprint → the
+/// augments it holds) in place of the last; each blueprint with the `augments.preapplied` chance
+/// an augment that fits it.
+pub fn after_battle(
+    content: &ContentDb,
+    setter: &LevelSetter,
+    level: u32,
+    picked: &[String],
+    collection: &[(&str, &[String])],
+    rng: &mut Rng,
+) -> Offers {
+    let mut offers = draw(content, setter, level, picked, rng);
+    let odds = &setter.augments;
+    let mut augment = None;
+    if rng.unit() < odds.offer {
+        augment = augments::draw(content, setter, level, collection, rng);
+        if augment.is_some() && offers.len() >= setter.offers {
+            offers.pop();
+        }
+    }
+    let none: &[String] = &[];
+    let mut augmented: Vec<Option<String>> = offers
+        .iter()
+        .map(|id| {
+            (rng.unit() < odds.preapplied)
+                .then(|| augments::draw(content, setter, level, &[(id, none)], rng))
+                .flatten()
+                .map(|a| a.augment)
+        })
+        .collect();
+    if augmented.iter().all(Option::is_none) {
+        augmented.clear();
+    }
+    Offers {
+        offers,
+        augmented,
+        augment,
+    }
+}
 
 /// The rarities offered as rewards, in the order of the odds' weights.
 const OFFERED: [Rarity; 3] = [Rarity::Common, Rarity::Rare, Rarity::Legendary];

@@ -37,6 +37,10 @@ pub struct LevelSpec {
     /// What kind of battle it is.
     #[serde(default)]
     pub kind: LevelKind,
+    /// The attacker type (`mod:name`) that leads the last wave of a battle holding a guarded
+    /// door's key; `None` for most battles.
+    #[serde(default)]
+    pub guard: Option<String>,
     /// The terrain type, `mod:name`.
     pub terrain: String,
     /// One length per path, in segments from outside the world to the Hub.
@@ -155,6 +159,7 @@ impl LevelSpec {
         Ok(LevelSpec {
             level,
             kind,
+            guard: None,
             terrain,
             path_lengths,
             branches: rule.branches,
@@ -258,19 +263,25 @@ fn pool(
 }
 
 impl LevelSpec {
-    /// What each of `waves` sends into the battle; a boss level's boss comes first in the last
-    /// wave, on the first path.
+    /// What each of `waves` sends into the battle; a boss level's boss, and a guarded door's
+    /// guard, come first in the last wave, on the first path.
     pub fn spawns(&self, waves: &LevelWaves) -> Vec<WaveSpawns> {
         let mut all: Vec<WaveSpawns> = waves.waves.iter().map(spawns).collect();
-        if let (LevelKind::Boss(boss), Some(last)) = (&self.kind, all.last_mut()) {
-            last.spawns.insert(
-                0,
-                WaveSpawn {
-                    delay: 0,
-                    path: 0,
-                    attacker: boss.clone(),
-                },
-            );
+        let boss = match &self.kind {
+            LevelKind::Boss(boss) => Some(boss),
+            _ => None,
+        };
+        if let Some(last) = all.last_mut() {
+            for leader in [self.guard.as_ref(), boss].into_iter().flatten() {
+                last.spawns.insert(
+                    0,
+                    WaveSpawn {
+                        delay: 0,
+                        path: 0,
+                        attacker: leader.clone(),
+                    },
+                );
+            }
         }
         all
     }

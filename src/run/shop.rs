@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rewards;
 use super::setter::{LevelKind, setter};
-use super::{Run, RunError};
+use super::{Run, RunError, RunPhase};
 use crate::content::money::Money;
 use crate::content::{ContentDb, Rarity};
 use crate::rng::Seed;
@@ -27,6 +27,8 @@ pub fn pay(money: &Money, kind: &LevelKind, hull_lost: f64) -> u32 {
 pub enum Ware {
     /// A blueprint for the collection (`mod:name`).
     Blueprint(String),
+    /// An augment for a blueprint of the collection.
+    Augment(super::AugmentOffer),
     /// Hull back (the level setter's `repair`).
     Repair,
     /// Taking a blueprint out of the collection.
@@ -53,29 +55,49 @@ pub struct Shop {
 
 impl Shop {
     /// The shop `seed` stocks for `run`: `shop_blueprints` blueprints drawn like rewards (the
-    /// odds of the run's level, none the run has held), then a repair and a removal.
+    /// odds of the run's level, none the run has held), the level setter's `augments.shop`
+    /// augments for blueprints of the collection, then a repair and a removal.
     pub fn stock(content: &ContentDb, run: &Run, seed: Seed) -> Result<Shop, RunError> {
         let setter = setter(content)?;
         let money = &setter.money;
         let mut rng = seed.rng();
         let count = money.shop_blueprints;
         let blueprints = rewards::draw_n(content, setter, run.level, &run.picked, count, &mut rng);
-        let price = |id: &str| match content
-            .blueprint_id(id)
-            .map(|b| content.blueprint(b).rarity)
-        {
+        let price = |rarity: Option<Rarity>| match rarity {
             Some(Rarity::Rare) => money.prices.rare,
             Some(Rarity::Legendary) => money.prices.legendary,
             _ => money.prices.common,
         };
+        let rarity_of = |id: &str| {
+            content
+                .blueprint_id(id)
+                .map(|b| content.blueprint(b).rarity)
+        };
         let mut offers: Vec<Offer> = blueprints
             .into_iter()
             .map(|id| Offer {
-                price: price(&id),
+                price: price(rarity_of(&id)),
                 ware: Ware::Blueprint(id),
                 sold: false,
             })
             .collect();
+        let targets = super::augments::targets(&run.collection, &run.augments);
+        let mut seen = Vec::new();
+        for _ in 0..setter.augments.shop {
+            let Some(offer) = super::augments::draw(content, setter, run.level, &targets, &mut rng)
+            else {
+                break;
+            };
+            if seen.contains(&offer) {
+                continue;
+            }
+            seen.push(offer.clone());
+            offers.push(Offer {
+                price: price(content.augment(&offer.augment).map(|a| a.rarity)),
+                ware: Ware::Augment(offer),
+                sold: false,
+            });
+        }
         for (ware, price) in [
             (Ware::Repair, money.prices.repair),
             (Ware::Removal, money.prices.removal),
@@ -96,21 +118,30 @@ impl Run {
         self.money
     }
 
-    /// Buys offer `index` of `shop`. A blueprint goes into the collection (into slot `slot`
+    /// Buys offer `index` of the shop the run is in. A blueprint goes into the collection (into slot `slot`
     /// instead when given, which a full collection needs); a removal takes the blueprint in
     /// `slot` out (one must stay); a repair gives hull back up to the run's starting hull.
     pub fn buy(
         &mut self,
         content: &ContentDb,
-        shop: &mut Shop,
         index: usize,
         slot: Option<usize>,
     ) -> Result<(), RunError> {
         let setter = setter(content)?;
-        let offer = shop.offers.get(index).ok_or(RunError::NoSuchOffer {
-            offers: shop.offers.len(),
-            index,
-        })?;
+        let RunPhase::Shop(shop) = &self.phase else {
+            return Err(RunError::WrongPhase {
+                needs: "a shop",
+                is: self.phase.name(),
+            });
+        };
+        let offer = shop
+            .offers
+            .get(index)
+            .ok_or(RunError::NoSuchOffer {
+                offers: shop.offers.len(),
+                index,
+            })?
+            .clone();
         if offer.sold {
             return Err(RunError::Sold);
         }
@@ -126,15 +157,20 @@ impl Run {
                 Some(j) if j >= self.collection.len() => {
                     return Err(bad_slot(self.collection.len(), j));
                 }
-                Some(j) => self.collection[j] = id.clone(),
+                Some(j) => {
+                    self.collection[j] = id.clone();
+                    self.drop_stray_augments();
+                }
                 None if self.collection.len() >= self.collection_limit => {
                     return Err(RunError::CollectionFull(self.collection_limit));
                 }
                 None => self.collection.push(id.clone()),
             },
+            Ware::Augment(augment) => self.apply_augment(content, augment)?,
             Ware::Removal => match slot {
                 Some(j) if j < self.collection.len() && self.collection.len() > 1 => {
                     self.collection.remove(j);
+                    self.drop_stray_augments();
                 }
                 Some(_) if self.collection.len() <= 1 => return Err(RunError::LastBlueprint),
                 j => return Err(bad_slot(self.collection.len(), j.unwrap_or(usize::MAX))),
@@ -151,7 +187,9 @@ impl Run {
             self.picked.push(id.clone());
         }
         self.money -= offer.price;
-        if offer.ware != Ware::Repair {
+        if offer.ware != Ware::Repair
+            && let RunPhase::Shop(shop) = &mut self.phase
+        {
             shop.offers[index].sold = true;
         }
         Ok(())

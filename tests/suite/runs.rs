@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::common::Mods;
+use crate::common::{Mods, enter_battle};
 use rampart::autopilot::{LevelResult, play_level};
 use rampart::battle::{Battle, Phase, PlayerCommand};
 use rampart::content::{ContentDb, Rarity};
@@ -181,7 +181,7 @@ fn at_reward(run: &Run, offers: &[&str]) -> Run {
     let save = run.to_ron();
     let quoted: Vec<String> = offers.iter().map(|o| format!("\"{o}\"")).collect();
     let edited = save.replace(
-        "phase: Battle",
+        "phase: Map",
         &format!("phase: Reward(offers: [{}])", quoted.join(", ")),
     );
     assert_ne!(edited, save, "the save names its phase");
@@ -206,20 +206,20 @@ fn a_full_collection_takes_a_reward_only_in_place_of_another() {
 
     // One free place: the reward is added.
     let mut run = at_reward(&run, &["t:common3", "t:rare3"]);
-    run.choose_reward(Some(1), None).unwrap();
+    run.choose_reward(&content, Some(1), None).unwrap();
     assert_eq!(run.collection().len(), 9);
     assert_eq!(run.collection().last().unwrap(), "t:rare3");
-    assert_eq!((run.level(), run.phase()), (2, &RunPhase::Battle));
+    assert_eq!(run.phase(), &RunPhase::Map);
 
     // Full: without a blueprint to give up the choice is refused and nothing changes.
     let mut full = at_reward(&run, &["t:common3", "t:legendary2"]);
     let before = full.clone();
-    let err = full.choose_reward(Some(1), None).unwrap_err();
+    let err = full.choose_reward(&content, Some(1), None).unwrap_err();
     assert!(err.to_string().contains("choose one to replace"), "{err}");
-    assert!(full.choose_reward(Some(1), Some(9)).is_err());
-    assert!(full.choose_reward(Some(2), Some(0)).is_err());
+    assert!(full.choose_reward(&content, Some(1), Some(9)).is_err());
+    assert!(full.choose_reward(&content, Some(2), Some(0)).is_err());
     assert_eq!(full, before);
-    full.choose_reward(Some(1), Some(0)).unwrap();
+    full.choose_reward(&content, Some(1), Some(0)).unwrap();
     assert_eq!(full.collection().len(), 9);
     assert_eq!(full.collection()[0], "t:legendary2");
     // Given up or not, a picked blueprint is never offered again.
@@ -228,9 +228,9 @@ fn a_full_collection_takes_a_reward_only_in_place_of_another() {
 
     // Skipping keeps the collection and moves on.
     let mut skip = at_reward(&full, &["t:common3"]);
-    skip.choose_reward(None, None).unwrap();
+    skip.choose_reward(&content, None, None).unwrap();
     assert_eq!(skip.collection(), full.collection());
-    assert_eq!(skip.level(), full.level() + 1);
+    assert_eq!(skip.phase(), &RunPhase::Map);
 }
 
 #[test]
@@ -245,13 +245,17 @@ fn saves_round_trip_and_broken_saves_say_where() {
 
     let save = run.to_ron();
     let broken = [
-        (save.replace("format: 1", "format: 2"), "format 2"),
+        (save.replace("format: 2", "format: 3"), "format 3"),
         (save.replace("hull: 20.0", "hull: -1.0"), "`hull` must be"),
         (save.replace("level: 1", "level: 0"), "starts at 1"),
         (save.replace("seed: 77", "seed: \"x\""), "save:3:11: `seed`"),
         (
-            save.replace("phase: Battle", "phase: Reward(offers: [\"core:grenade\"])"),
+            save.replace("phase: Map", "phase: Reward(offers: [\"core:grenade\"])"),
             "already picked",
+        ),
+        (
+            save.replace("phase: Map", "phase: Battle"),
+            "its room on the map holds none",
         ),
     ];
     for (text, message) in broken {
@@ -281,6 +285,11 @@ fn hold_out_unarmed(battle: &mut Battle) {
 fn a_lost_level_ends_the_run_for_good() {
     let content = Mods::new().load_armed();
     let mut run = start(&content, 4, None).unwrap();
+    assert!(
+        run.plan(&content).is_err(),
+        "no battle before a battle room"
+    );
+    enter_battle(&mut run, &content);
     let plan = run.plan(&content).unwrap();
     let mut battle = plan.setup.start(&content).unwrap();
     hold_out_unarmed(&mut battle);
@@ -289,7 +298,7 @@ fn a_lost_level_ends_the_run_for_good() {
     assert_eq!(run.phase(), &RunPhase::Over { levels_won: 0 });
     assert_eq!(run.hull(), 0.0);
     assert!(run.plan(&content).unwrap_err().to_string().contains("over"));
-    assert!(run.choose_reward(Some(0), None).is_err());
+    assert!(run.choose_reward(&content, Some(0), None).is_err());
     // The end is saved too.
     assert_eq!(Run::from_ron(&run.to_ron()).unwrap(), run);
 }
@@ -298,6 +307,7 @@ fn a_lost_level_ends_the_run_for_good() {
 fn a_won_level_offers_rewards_and_the_hull_carries_over() {
     let content = Mods::new().load_armed();
     let mut run = start(&content, 2, None).unwrap();
+    enter_battle(&mut run, &content);
     let plan = run.plan(&content).unwrap();
     assert_eq!((plan.level, plan.setup.start.hull), (1, 20.0));
     assert_eq!(
@@ -312,7 +322,7 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
     let mut battle = plan.setup.start(&content).unwrap();
     assert_eq!(play_level(&mut battle), LevelResult::Won);
     run.finish_battle(&battle);
-    let RunPhase::Reward { offers } = run.phase().clone() else {
+    let RunPhase::Reward { offers, .. } = run.phase().clone() else {
         panic!("a won level offers rewards: {:?}", run.phase());
     };
     assert!(!offers.is_empty() && offers.len() <= 3);
@@ -324,10 +334,13 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
 
     // A save taken now continues exactly like the run itself.
     let mut resumed = Run::from_ron(&run.to_ron()).unwrap();
-    run.choose_reward(Some(0), None).unwrap();
-    resumed.choose_reward(Some(0), None).unwrap();
+    run.choose_reward(&content, Some(0), None).unwrap();
+    resumed.choose_reward(&content, Some(0), None).unwrap();
     assert_eq!(run, resumed);
+    assert_eq!(run.phase(), &RunPhase::Map, "back on the map");
+    assert!(run.map().node(run.map().current()).unwrap().cleared);
 
+    enter_battle(&mut run, &content);
     let next = run.plan(&content).unwrap();
     assert_eq!(next.level, 2);
     assert_eq!(next.setup.start.hull, battle.player().hull);
@@ -347,6 +360,7 @@ fn the_types_killed_most_come_back_stronger_at_the_next_level() {
         ascension: 0,
     };
     let mut run = Run::new(&content, config(Difficulty::Normal)).unwrap();
+    enter_battle(&mut run, &content);
     let first = run.plan(&content).unwrap();
     assert!(
         first.setup.start.strength.values().all(|&s| s == 1.0),
@@ -359,7 +373,8 @@ fn the_types_killed_most_come_back_stronger_at_the_next_level() {
     assert!(kills > 20, "{tally:?}");
     run.finish_battle(&battle);
     assert_eq!(run.record(), &tally);
-    run.choose_reward(None, None).unwrap();
+    run.choose_reward(&content, None, None).unwrap();
+    enter_battle(&mut run, &content);
 
     let next = run.plan(&content).unwrap();
     let strength = &next.setup.start.strength;
@@ -407,7 +422,7 @@ fn ascension_levels_add_up_their_changes() {
             ascension,
         };
         let run = Run::new(&content, config).unwrap();
-        let start = run.plan(&content).unwrap().setup.start;
+        let start = run.plan_of_level(&content).unwrap().setup.start;
         (run, start)
     };
     let (base, base_start) = at(0);
@@ -451,6 +466,7 @@ fn battles_pay_and_shops_sell_at_the_level_setters_prices() {
     let mut run = Run::new(&content, RunConfig::new(12)).unwrap();
     assert_eq!(run.money(), money.start);
     let hull = run.hull();
+    enter_battle(&mut run, &content);
     let mut battle = run.plan(&content).unwrap().setup.start(&content).unwrap();
     assert_eq!(play_level(&mut battle), LevelResult::Won);
     run.finish_battle(&battle);
@@ -458,14 +474,21 @@ fn battles_pay_and_shops_sell_at_the_level_setters_prices() {
     let pay = (f64::from(money.battle) - (money.per_hull_lost * lost).round()).max(0.0) as u32;
     assert_eq!(run.money(), money.start + pay, "lost {lost} hull");
 
-    let mut shop = Shop::stock(&content, &run, Seed(3).branch("shop")).unwrap();
+    let shop = Shop::stock(&content, &run, Seed(3).branch("shop")).unwrap();
     assert_eq!(
         shop,
         Shop::stock(&content, &run, Seed(3).branch("shop")).unwrap(),
         "the same seed stocks the same shop"
     );
     let wares: Vec<&Ware> = shop.offers.iter().map(|o| &o.ware).collect();
-    assert_eq!(wares.len(), money.shop_blueprints + 2);
+    // Blueprints, then augments for the collection, then a repair and a removal.
+    let augments = content.levels.as_ref().unwrap().augments.shop;
+    assert_eq!(wares.len(), money.shop_blueprints + augments + 2);
+    assert!(
+        wares[money.shop_blueprints..wares.len() - 2]
+            .iter()
+            .all(|w| matches!(w, Ware::Augment(_)))
+    );
     assert_eq!(wares[wares.len() - 2..], [&Ware::Repair, &Ware::Removal]);
     for o in &shop.offers[..money.shop_blueprints] {
         let Ware::Blueprint(id) = &o.ware else {
@@ -483,43 +506,55 @@ fn battles_pay_and_shops_sell_at_the_level_setters_prices() {
 
     // Too poor, then rich enough (a save edited to hold more money: saves are plain RON).
     let too_much = shop.offers.iter().position(|o| o.price > run.money());
+    let err = run.clone().buy(&content, 0, None).unwrap_err();
+    assert!(err.to_string().contains("needs a shop"), "{err}");
+    run.choose_reward(&content, None, None).unwrap();
+    // In the shop (a save edited to stand in it: saves are plain RON).
+    let in_shop = |run: &Run, money: u32| {
+        let shop = rampart::ron_file::to_string(&shop).unwrap();
+        let text = run
+            .to_ron()
+            .replace(
+                &format!("money: {}", run.money()),
+                &format!("money: {money}"),
+            )
+            .replace("phase: Map", &format!("phase: Shop({shop})"));
+        Run::from_ron(&text).unwrap()
+    };
     if let Some(i) = too_much {
-        let err = run
-            .clone()
-            .buy(&content, &mut shop.clone(), i, None)
+        let err = in_shop(&run, run.money())
+            .buy(&content, i, None)
             .unwrap_err();
         assert!(err.to_string().contains("it costs"), "{err}");
     }
-    let text = run
-        .to_ron()
-        .replace(&format!("money: {}", run.money()), "money: 1000");
-    let mut run = Run::from_ron(&text).unwrap();
-    run.choose_reward(None, None).unwrap();
+    let mut run = in_shop(&run, 1000);
     let Ware::Blueprint(bought) = shop.offers[0].ware.clone() else {
         unreachable!()
     };
     let before = run.collection().len();
-    run.buy(&content, &mut shop, 0, None).unwrap();
+    run.buy(&content, 0, None).unwrap();
     assert_eq!(run.collection().len(), before + 1);
     assert!(run.picked().contains(&bought));
     assert_eq!(run.money(), 1000 - shop.offers[0].price);
-    let err = run.buy(&content, &mut shop, 0, None).unwrap_err();
+    let err = run.buy(&content, 0, None).unwrap_err();
     assert!(err.to_string().contains("sold"), "{err}");
     // A removal takes the named slot out.
     let removal = shop.offers.len() - 1;
     let first = run.collection()[0].clone();
-    run.buy(&content, &mut shop, removal, Some(0)).unwrap();
+    run.buy(&content, removal, Some(0)).unwrap();
     assert_eq!(run.collection().len(), before);
     assert!(!run.collection().contains(&first));
     // A repair gives hull back, never past the starting hull.
     let repair = shop.offers.len() - 2;
     if run.hull() < hull {
-        run.buy(&content, &mut shop, repair, None).unwrap();
+        run.buy(&content, repair, None).unwrap();
         assert!(run.hull() <= hull);
     }
     while run.hull() < hull {
-        run.buy(&content, &mut shop, repair, None).unwrap();
+        run.buy(&content, repair, None).unwrap();
     }
-    let err = run.buy(&content, &mut shop, repair, None).unwrap_err();
+    let err = run.buy(&content, repair, None).unwrap_err();
     assert!(err.to_string().contains("whole"), "{err}");
+    run.leave_shop().unwrap();
+    assert_eq!(run.phase(), &RunPhase::Map);
 }

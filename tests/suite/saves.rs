@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::common::Mods;
+use crate::common::{Mods, enter_battle};
 use rampart::autopilot::Autopilot;
 use rampart::battle::Phase;
 use rampart::content::ContentDb;
@@ -15,7 +15,7 @@ use rampart::run::{Run, RunConfig, RunPhase};
 
 /// A run of the armed test mods, its first level played by the autopilot for `ticks` ticks.
 fn played(content: &Arc<ContentDb>, ticks: u64) -> (Run, SavedGame, u64) {
-    let run = Run::new(
+    let mut run = Run::new(
         content,
         RunConfig {
             seed: 11,
@@ -25,6 +25,7 @@ fn played(content: &Arc<ContentDb>, ticks: u64) -> (Run, SavedGame, u64) {
         },
     )
     .unwrap();
+    enter_battle(&mut run, content);
     let plan = run.plan(content).unwrap();
     let mut battle = plan.start(content).unwrap();
     let mut pilot = Autopilot::new();
@@ -113,6 +114,7 @@ fn a_save_between_levels_has_no_battle_to_bring_back() {
         },
     )
     .unwrap();
+    enter_battle(&mut run, &content);
     let plan = run.plan(&content).unwrap();
     let mut battle = plan.start(&content).unwrap();
     rampart::autopilot::play_level(&mut battle);

@@ -37,7 +37,7 @@ fn core_has_a_tutorial_whose_battle_starts() {
     }
     let points: Vec<Pointer> = tutorial.steps.iter().map(|s| s.point).collect();
     assert!(points.contains(&Pointer::Fuel) && points.contains(&Pointer::Hull));
-    let run = Run::new(
+    let mut run = Run::new(
         &content,
         RunConfig {
             seed: tutorial.seed,
@@ -47,6 +47,8 @@ fn core_has_a_tutorial_whose_battle_starts() {
         },
     )
     .unwrap();
+    // The tutorial's seed opens a battle room next to the start (the client enters it).
+    crate::common::enter_battle(&mut run, &content);
     let battle = run.plan(&content).unwrap().start(&content).unwrap();
     assert_eq!(battle.collection().len(), tutorial.blueprints.len());
 }

@@ -26,7 +26,7 @@ use mlua::{Function, Table, Value};
 
 use super::{Battle, EntityId, EntityKind, LogKind, Owner};
 use crate::content::{ContentDb, ScriptRef};
-use crate::lua::{Budget, Limits, ModScripts, Sandbox, ScriptError, ScriptErrorKind};
+use crate::lua::{Budget, Limits, Sandbox, ScriptError, ScriptErrorKind};
 
 pub(crate) use lend::HostLink;
 use lend::HostShared;
@@ -88,7 +88,8 @@ struct Instance {
 pub struct ScriptHost {
     shared: Rc<HostShared>,
     runtimes: Vec<Option<ModRuntime>>,
-    instances: RefCell<BTreeMap<EntityId, Instance>>,
+    /// Each entity's instances: its type's script first, then its augments' scripts.
+    instances: RefCell<BTreeMap<EntityId, Vec<Instance>>>,
     /// Entities whose script has `on_tick`, in entity order.
     ticking: RefCell<BTreeSet<EntityId>>,
     content: Arc<ContentDb>,
@@ -105,14 +106,7 @@ impl ScriptHost {
                 runtimes.push(None);
                 continue;
             }
-            let scripts = Rc::new(ModScripts {
-                mod_id: m.id.clone(),
-                scripts: m
-                    .scripts
-                    .iter()
-                    .map(|(p, s)| (p.clone(), s.bytecode.clone()))
-                    .collect(),
-            });
+            let scripts = Rc::new(m.compiled());
             let link = Rc::new(HostLink {
                 shared: shared.clone(),
                 mod_index: i,
@@ -179,6 +173,12 @@ impl ScriptHost {
                     .blueprints
                     .iter()
                     .filter_map(|b| b.script_ref.as_ref()),
+            )
+            .chain(
+                content
+                    .augments
+                    .iter()
+                    .filter_map(|a| a.script_ref.as_ref()),
             )
             .collect();
         for script in used {
@@ -271,18 +271,34 @@ impl ScriptHost {
         )
     }
 
-    /// Gives a new entity its script instance, if its type has a script.
+    /// Gives a new entity its script instances: its type's script, if it has one, then the
+    /// scripts of its blueprint's augments.
     pub(crate) fn attach(&self, battle: &mut Battle, entity: EntityId) {
         let Some(kind) = battle.entity(entity).map(|e| e.kind) else {
             return;
         };
-        let script = match kind {
-            EntityKind::Attacker(a) => self.content.attacker(a).script_ref.clone(),
+        let scripts: Vec<ScriptRef> = match kind {
+            EntityKind::Attacker(a) => self
+                .content
+                .attacker(a)
+                .script_ref
+                .iter()
+                .cloned()
+                .collect(),
             EntityKind::Building(b) | EntityKind::Ability(b) => {
-                self.content.blueprint(b).script_ref.clone()
+                let own = self.content.blueprint(b).script_ref.clone();
+                own.into_iter()
+                    .chain(super::augments::scripts(battle, b))
+                    .collect()
             }
         };
-        let Some(script) = script else { return };
+        for script in scripts {
+            self.attach_one(battle, entity, &script);
+        }
+    }
+
+    /// Adds one script instance to `entity`.
+    fn attach_one(&self, battle: &mut Battle, entity: EntityId, script: &ScriptRef) {
         let Some(mod_index) = self.content.mod_index(&script.mod_id) else {
             return;
         };
@@ -292,7 +308,7 @@ impl ScriptHost {
         if self.shared.is_disabled(mod_index) {
             return;
         }
-        let made = self.behaviour(&script).and_then(|hooks| {
+        let made = self.behaviour(script).and_then(|hooks| {
             let lua = rt.sandbox.lua();
             let this = lua
                 .create_table()
@@ -315,38 +331,50 @@ impl ScriptHost {
                 if instance.hooks[Hook::Tick as usize].is_some() {
                     self.ticking.borrow_mut().insert(entity);
                 }
-                self.instances.borrow_mut().insert(entity, instance);
+                self.instances
+                    .borrow_mut()
+                    .entry(entity)
+                    .or_default()
+                    .push(instance);
             }
             Err(e) => self.shared.report(Some(battle), mod_index, e),
         }
     }
 
-    /// Calls a hook of an entity's script, if it has one.
+    /// Calls a hook of each of an entity's script instances that has it, in attach order.
     pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
-        let (mod_index, function, this) = {
+        let calls: Vec<(usize, Function, Table)> = {
             let instances = self.instances.borrow();
-            let Some(instance) = instances.get(&entity) else {
+            let Some(list) = instances.get(&entity) else {
                 return;
             };
-            let Some(function) = instance.hooks[hook as usize].clone() else {
-                return;
+            list.iter()
+                .filter_map(|i| {
+                    let function = i.hooks[hook as usize].clone()?;
+                    Some((i.mod_index, function, i.this.clone()))
+                })
+                .collect()
+        };
+        for (i, (mod_index, function, this)) in calls.into_iter().enumerate() {
+            // An earlier instance's hook may have removed the entity.
+            if i > 0 && battle.entity(entity).is_none() {
+                break;
+            }
+            if !self.shared.may_run(mod_index) {
+                continue;
+            }
+            let Some(Some(rt)) = self.runtimes.get(mod_index) else {
+                continue;
             };
-            (instance.mod_index, function, instance.this.clone())
-        };
-        if !self.shared.may_run(mod_index) {
-            return;
-        }
-        let Some(Some(rt)) = self.runtimes.get(mod_index) else {
-            return;
-        };
-        let result = {
-            let _lent = self
-                .shared
-                .activate(battle, Owner::Entity(entity), Some(mod_index));
-            rt.sandbox.call::<()>(&function, (this, &rt.game))
-        };
-        if let Err(e) = result {
-            self.shared.report(Some(battle), mod_index, e);
+            let result = {
+                let _lent = self
+                    .shared
+                    .activate(battle, Owner::Entity(entity), Some(mod_index));
+                rt.sandbox.call::<()>(&function, (this, &rt.game))
+            };
+            if let Err(e) = result {
+                self.shared.report(Some(battle), mod_index, e);
+            }
         }
     }
 

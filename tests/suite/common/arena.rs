@@ -57,6 +57,30 @@ impl Arena {
     /// long after any test ends, which keeps it running while the test places its own attackers
     /// (end it with [`Arena::end_wave`]).
     pub fn battle(content: &Arc<ContentDb>, layout: &str, waves: Vec<WaveSpawns>) -> Battle {
+        Battle::new(content.clone(), Arena::config(layout, waves))
+    }
+
+    /// `content` on `layout` (no waves, as [`Arena::battle`]), with `augments` on the player's
+    /// blueprints (blueprint → augment ids).
+    pub fn with_augments(
+        content: Arc<ContentDb>,
+        layout: &str,
+        augments: &[(&str, &[&str])],
+    ) -> Arena {
+        let mut config = Arena::config(layout, Vec::new());
+        config.start.augments = augments
+            .iter()
+            .map(|(b, a)| (b.to_string(), a.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        Arena {
+            battle: Battle::new(content.clone(), config),
+            content,
+            _mods: Mods::new(),
+        }
+    }
+
+    /// The configuration [`Arena::battle`] starts from.
+    fn config(layout: &str, waves: Vec<WaveSpawns>) -> BattleConfig {
         let mut config = BattleConfig::new(Seed(5));
         config.world = Some(Arc::new(World::from_layout(layout).unwrap()));
         config.start.hub = Some("core:hub".into());
@@ -73,7 +97,7 @@ impl Arena {
         } else {
             waves
         };
-        Battle::new(content.clone(), config)
+        config
     }
 
     /// Places a blueprint (a building between waves, an ability during one), or fails the test.

@@ -202,3 +202,16 @@ pub fn hashes_from_child(test: &str, env: &str) -> String {
         .find_map(|l| l.split_once("HASHES ").map(|(_, h)| h.to_string()))
         .expect("child printed its hashes")
 }
+
+/// Enters the first open battle room of the run's map: the run is then in that battle.
+pub fn enter_battle(run: &mut rampart::run::Run, content: &ContentDb) {
+    use rampart::content::acts::NodeKind;
+    let map = run.map();
+    let room = run
+        .choices()
+        .into_iter()
+        .find(|&id| map.node(id).unwrap().kind == NodeKind::Battle)
+        .expect("a battle room is open");
+    run.enter(content, room).unwrap();
+    assert_eq!(run.phase(), &rampart::run::RunPhase::Battle);
+}
