@@ -19,7 +19,7 @@ const HIGH_HULL: f64 = 0.8;
 /// to spend, then battles (rewards make the collection grow), events, and the boss once nothing
 /// better is open. `None` when nothing is open.
 pub fn choose_room(content: &ContentDb, run: &Run) -> Option<NodeId> {
-    let share = run.max_hull(content).map_or(1.0, |most| run.hull() / most);
+    let share = hull_share(content, run);
     let map = run.map();
     let score = |kind: NodeKind| -> f64 {
         match kind {
@@ -48,7 +48,7 @@ pub fn choose_purchase(content: &ContentDb, run: &Run) -> Option<(usize, Option<
     let RunPhase::Shop(shop) = run.phase() else {
         return None;
     };
-    let share = run.max_hull(content).map_or(1.0, |most| run.hull() / most);
+    let share = hull_share(content, run);
     let affordable = |i: usize| {
         let o = &shop.offers[i];
         !o.sold && o.price <= run.money()
@@ -79,7 +79,7 @@ pub fn choose_purchase(content: &ContentDb, run: &Run) -> Option<(usize, Option<
 /// at face value (hull more when low), blueprints by rarity, a chance weighting both ways.
 pub fn choose_event(content: &ContentDb, run: &Run) -> Option<usize> {
     let (event, states) = run.event_choices(content).ok()?;
-    let share = run.max_hull(content).map_or(1.0, |most| run.hull() / most);
+    let share = hull_share(content, run);
     let hull_worth = if share < LOW_HULL { 8.0 } else { 3.0 };
     let value = |outcomes: &[Outcome]| -> f64 {
         outcomes
@@ -105,4 +105,9 @@ pub fn choose_event(content: &ContentDb, run: &Run) -> Option<usize> {
         })
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
         .map(|(i, _)| i)
+}
+
+/// The run's hull as a share of its starting hull.
+fn hull_share(content: &ContentDb, run: &Run) -> f64 {
+    run.max_hull(content).map_or(1.0, |most| run.hull() / most)
 }

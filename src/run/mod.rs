@@ -605,21 +605,7 @@ impl Run {
                     index: i,
                 })?
                 .clone();
-            match replace {
-                Some(j) if j >= self.collection.len() => {
-                    return Err(RunError::NoSuchSlot {
-                        len: self.collection.len(),
-                        index: j,
-                    });
-                }
-                Some(j) => self.collection[j] = id.clone(),
-                None if self.collection.len() >= self.collection_limit => {
-                    return Err(RunError::CollectionFull(self.collection_limit));
-                }
-                None => self.collection.push(id.clone()),
-            }
-            self.picked.push(id.clone());
-            self.drop_stray_augments();
+            self.add_blueprint(&id, replace)?;
             if let Some(augment) = with {
                 // It was drawn to fit this blueprint, which has no augments yet.
                 self.apply_augment(
@@ -632,6 +618,28 @@ impl Run {
             }
         }
         self.after_reward(content);
+        Ok(())
+    }
+
+    /// Puts blueprint `id` into the collection: in place of slot `slot` when given (its
+    /// augments go with the blueprint replaced), else added, which a full collection refuses.
+    /// The run will not offer it again.
+    fn add_blueprint(&mut self, id: &str, slot: Option<usize>) -> Result<(), RunError> {
+        match slot {
+            Some(j) if j >= self.collection.len() => {
+                return Err(RunError::NoSuchSlot {
+                    len: self.collection.len(),
+                    index: j,
+                });
+            }
+            Some(j) => self.collection[j] = id.to_string(),
+            None if self.collection.len() >= self.collection_limit => {
+                return Err(RunError::CollectionFull(self.collection_limit));
+            }
+            None => self.collection.push(id.to_string()),
+        }
+        self.picked.push(id.to_string());
+        self.drop_stray_augments();
         Ok(())
     }
 

@@ -153,19 +153,7 @@ impl Run {
         }
         let bad_slot = |len: usize, index: usize| RunError::NoSuchSlot { len, index };
         match &offer.ware {
-            Ware::Blueprint(id) => match slot {
-                Some(j) if j >= self.collection.len() => {
-                    return Err(bad_slot(self.collection.len(), j));
-                }
-                Some(j) => {
-                    self.collection[j] = id.clone();
-                    self.drop_stray_augments();
-                }
-                None if self.collection.len() >= self.collection_limit => {
-                    return Err(RunError::CollectionFull(self.collection_limit));
-                }
-                None => self.collection.push(id.clone()),
-            },
+            Ware::Blueprint(id) => self.add_blueprint(id, slot)?,
             Ware::Augment(augment) => self.apply_augment(content, augment)?,
             Ware::Removal => match slot {
                 Some(j) if j < self.collection.len() && self.collection.len() > 1 => {
@@ -176,15 +164,12 @@ impl Run {
                 j => return Err(bad_slot(self.collection.len(), j.unwrap_or(usize::MAX))),
             },
             Ware::Repair => {
-                let most = super::adapt::Ascended::new(setter, self.ascension).hull(setter.hull);
+                let most = self.max_hull(content)?;
                 if self.hull >= most {
                     return Err(RunError::HullFull);
                 }
                 self.hull = (self.hull + setter.money.repair).min(most);
             }
-        }
-        if let Ware::Blueprint(id) = &offer.ware {
-            self.picked.push(id.clone());
         }
         self.money -= offer.price;
         if offer.ware != Ware::Repair
