@@ -20,6 +20,7 @@ use std::rc::{Rc, Weak};
 use mlua::Lua;
 
 use super::super::{Battle, LogKind, Owner};
+use super::api::HandleCache;
 use super::limits::TickLimits;
 use crate::lua::{Budget, Sandbox, ScriptError};
 
@@ -174,6 +175,8 @@ pub(crate) struct HostLink {
     pub mod_index: usize,
     /// The VM's sandbox, set once it is made.
     pub(super) sandbox: RefCell<Weak<Sandbox>>,
+    /// Handles of entities the host passed to the VM's callbacks.
+    pub(super) handles: HandleCache,
 }
 
 impl HostLink {

@@ -28,6 +28,7 @@ use super::{Battle, EntityId, EntityKind, LogKind, Owner};
 use crate::content::{ContentDb, ScriptRef};
 use crate::lua::{Budget, Limits, Sandbox, ScriptError, ScriptErrorKind};
 
+use api::HandleCache;
 pub(crate) use lend::HostLink;
 use lend::HostShared;
 pub use lend::MAX_SCRIPT_FAILURES;
@@ -89,7 +90,7 @@ pub struct ScriptHost {
     shared: Rc<HostShared>,
     runtimes: Vec<Option<ModRuntime>>,
     /// Each entity's instances: its type's script first, then its augments' scripts.
-    instances: RefCell<BTreeMap<EntityId, Vec<Instance>>>,
+    instances: RefCell<BTreeMap<EntityId, Vec<Rc<Instance>>>>,
     /// Entities whose script has `on_tick`, in entity order.
     ticking: RefCell<BTreeSet<EntityId>>,
     content: Arc<ContentDb>,
@@ -111,6 +112,7 @@ impl ScriptHost {
                 shared: shared.clone(),
                 mod_index: i,
                 sandbox: RefCell::new(Weak::new()),
+                handles: HandleCache::default(),
             });
             let made = Sandbox::new(scripts, limits.clone(), budget.clone(), |lua, globals| {
                 lua.set_app_data(link.clone());
@@ -335,7 +337,7 @@ impl ScriptHost {
                     .borrow_mut()
                     .entry(entity)
                     .or_default()
-                    .push(instance);
+                    .push(Rc::new(instance));
             }
             Err(e) => self.shared.report(Some(battle), mod_index, e),
         }
@@ -343,19 +345,17 @@ impl ScriptHost {
 
     /// Calls a hook of each of an entity's script instances that has it, in attach order.
     pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
-        let calls: Vec<(usize, Function, Table)> = {
-            let instances = self.instances.borrow();
-            let Some(list) = instances.get(&entity) else {
-                return;
-            };
-            list.iter()
-                .filter_map(|i| {
-                    let function = i.hooks[hook as usize].clone()?;
-                    Some((i.mod_index, function, i.this.clone()))
-                })
-                .collect()
+        // Shared, not cloned: a clone of each Lua reference would cost a trip through mlua's
+        // reference slots per call. The list is copied so hooks may attach or remove instances.
+        let calls: Vec<Rc<Instance>> = match self.instances.borrow().get(&entity) {
+            Some(list) => list.clone(),
+            None => return,
         };
-        for (i, (mod_index, function, this)) in calls.into_iter().enumerate() {
+        let with_hook = calls
+            .iter()
+            .filter_map(|i| i.hooks[hook as usize].as_ref().map(|f| (i, f)));
+        for (i, (instance, function)) in with_hook.enumerate() {
+            let mod_index = instance.mod_index;
             // An earlier instance's hook may have removed the entity.
             if i > 0 && battle.entity(entity).is_none() {
                 break;
@@ -370,7 +370,7 @@ impl ScriptHost {
                 let _lent = self
                     .shared
                     .activate(battle, Owner::Entity(entity), Some(mod_index));
-                rt.sandbox.call::<()>(&function, (this, &rt.game))
+                rt.sandbox.call::<()>(function, (&instance.this, &rt.game))
             };
             if let Err(e) = result {
                 self.shared.report(Some(battle), mod_index, e);

@@ -5,11 +5,11 @@
 
 use std::rc::Rc;
 
-use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Function, Lua, UserData, UserDataMethods, Value};
 
 use super::super::chains::{ChainKind, chain_kind};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
-use super::api::{Arg, CallArgs, Returned, entity_to_lua, handle_table};
+use super::api::{Arg, CallArgs, Returned, entity_to_lua};
 use super::lend::HostLink;
 use super::payload::{Domain, LuaPayload};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
@@ -42,7 +42,6 @@ impl HostLink {
             .upgrade()
             .ok_or("the mod's VM is gone")?;
         let lua = sandbox.lua();
-        let handles = handle_table(lua).map_err(|e| e.to_string())?;
         let subject = match scope {
             Scope::Subject(e) => match entity_to_lua(lua, e).map_err(|e| e.to_string())? {
                 Value::UserData(handle) => Some((e, handle)),
@@ -54,13 +53,7 @@ impl HostLink {
             owner,
             scope,
             priority,
-            callback: LuaCallback::new(
-                self.clone(),
-                sandbox,
-                function,
-                owner,
-                Handles { handles, subject },
-            ),
+            callback: LuaCallback::new(self.clone(), sandbox, function, owner, subject),
         };
         let name = chain.to_string();
         self.shared.with_battle(|battle| match battle {
@@ -169,14 +162,8 @@ struct LuaCallback {
     sandbox: Rc<Sandbox>,
     function: Function,
     owner: Owner,
-    handles: Handles,
-}
-
-/// What a callback keeps to pass entities to its function quickly.
-struct Handles {
-    /// The VM's handle table: each call finds entities' handles there directly.
-    handles: Table,
-    /// The handle of the entity the registration is scoped to, if it is.
+    /// The handle of the entity the registration is scoped to, if it is: passed without a
+    /// lookup.
     subject: Option<(EntityId, AnyUserData)>,
 }
 
@@ -187,7 +174,7 @@ impl LuaCallback {
         sandbox: Rc<Sandbox>,
         function: Function,
         owner: Owner,
-        handles: Handles,
+        subject: Option<(EntityId, AnyUserData)>,
     ) -> Self {
         link.shared.limits.count_live(link.mod_index, true);
         LuaCallback {
@@ -195,7 +182,7 @@ impl LuaCallback {
             sandbox,
             function,
             owner,
-            handles,
+            subject,
         }
     }
 
@@ -209,12 +196,24 @@ impl LuaCallback {
         if !shared.may_run(self.link.mod_index) {
             return None;
         }
-        let result = match args(self.sandbox.lua(), battle) {
+        let lua = self.sandbox.lua();
+        let known = self.subject.as_ref().map(|(e, h)| (*e, h));
+        let prepared = args(lua, battle).and_then(|args| {
+            for arg in &args {
+                match (arg, known) {
+                    (Arg::Entity(id), Some((subject, _))) if *id == subject => {}
+                    (Arg::Entity(id), _) => self.link.handles.ensure(lua, *id)?,
+                    (Arg::Value(_), _) => {}
+                }
+            }
+            Ok(args)
+        });
+        let result = match prepared {
             Ok(args) => {
                 let _lent = shared.activate(battle, self.owner, Some(self.link.mod_index));
                 let args = CallArgs {
-                    handles: &self.handles.handles,
-                    known: self.handles.subject.as_ref().map(|(e, h)| (*e, h)),
+                    cache: &self.link.handles,
+                    known,
                     args,
                 };
                 self.sandbox.call::<R>(&self.function, args)

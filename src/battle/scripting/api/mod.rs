@@ -14,8 +14,8 @@ use crate::lua::{Fault, ScriptErrorKind};
 
 use handles::{ApiTables, EntityArg, tables};
 pub(crate) use handles::{
-    Arg, CallArgs, Returned, damage_types_from_lua, damage_types_to_lua, entity_from_lua,
-    entity_to_lua, handle_table, opt_entity_from_lua, opt_entity_to_lua,
+    Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
+    entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua,
 };
 
 /// Runs `f` on the battle the calling script belongs to, or fails if there is none (while
