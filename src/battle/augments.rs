@@ -30,6 +30,23 @@ pub(super) fn install(b: &mut Battle) {
         {
             register(b, bp, change);
         }
+        // Each augment says what it does under the blueprint's own lines, so the info panel and
+        // the cards show it (as added lines) whether its change is a number or a script.
+        let lines: Vec<String> = augments
+            .iter()
+            .filter_map(|id| content.augment(id))
+            .map(|a| format!("{}: {}", a.name, a.description))
+            .collect();
+        b.chains.descriptions.modify(
+            Owner::Engine,
+            Scope::Global,
+            PRIORITY,
+            Box::new(move |_: &mut Battle, s: &StatOf, d: &mut Vec<String>| {
+                if s.blueprint == bp {
+                    d.extend(lines.iter().cloned());
+                }
+            }),
+        );
     }
 }
 

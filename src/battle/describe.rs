@@ -2,11 +2,15 @@
 //! values the queries give, so every modifier (a Radar's range bonus, a discount, an upgrade's
 //! extra line) shows, compared with the unmodified content.
 
-use super::Battle;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use super::chains::StatOf;
 use super::entity::{EntityId, EntityKind};
+use super::{Battle, BattleConfig, Start};
 use crate::content::describe::{self, AttackerNow, BlueprintNow, Quality, RichText};
-use crate::content::{BlueprintId, Cost};
+use crate::content::{Blueprint, BlueprintId, ContentDb, Cost};
+use crate::rng::Seed;
 
 /// A blueprint as the info panel and the collection show it now.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +21,40 @@ pub struct BlueprintView {
     pub cost: Cost,
     /// How that cost compares with the blueprint's own (cheaper is better).
     pub cost_quality: Quality,
+}
+
+impl BlueprintView {
+    /// The blueprint as its content describes it, nothing changed.
+    pub fn unmodified(bp: &Blueprint) -> BlueprintView {
+        BlueprintView {
+            text: describe::blueprint(bp, &BlueprintNow::unmodified(bp)),
+            cost: bp.cost,
+            cost_quality: Quality::Unchanged,
+        }
+    }
+
+    /// Blueprint `blueprint` (`mod:name`) as a battle would show it in the collection with
+    /// `augments` (`mod:name`, in the order taken) on it: how cards away from a battle (a
+    /// reward, a shop, an augment on offer) show augmented values. The values come from the
+    /// stat queries of a battle of their own, so they are the ones a battle would use; an
+    /// augment's script changes only placed buildings, so it shows in its description alone.
+    /// `None` for an unknown blueprint.
+    pub fn with_augments(
+        content: &Arc<ContentDb>,
+        blueprint: &str,
+        augments: &[String],
+    ) -> Option<BlueprintView> {
+        let id = content.blueprint_id(blueprint)?;
+        if augments.is_empty() {
+            return Some(BlueprintView::unmodified(content.blueprint(id)));
+        }
+        let start = Start {
+            augments: BTreeMap::from([(blueprint.to_string(), augments.to_vec())]),
+            ..Start::new(Seed(0))
+        };
+        let mut battle = Battle::new(content.clone(), BattleConfig::from(start));
+        Some(battle.describe_blueprint(id, None))
+    }
 }
 
 impl Battle {

@@ -1,8 +1,8 @@
 //! Blueprints as cards (thesis 2.5.5, 4.3.2–4.3.3), wherever a player chooses one: the reward
-//! screen, the run settings' blueprints and the replace-when-full choice. A card shows the
-//! name on the kind's colour, the rarity, the cost, the displayed stats and the description —
-//! the same text as the info panel — and, while the cursor is on it, the shape of its range from
-//! above.
+//! screen, the run settings' blueprints, the shop and the replace-when-full choice. A card shows
+//! the name on the kind's colour, the rarity, the cost, the displayed stats and the description —
+//! the same text as the info panel, with a blueprint's augments applied and named, in the
+//! better/worse colours — and, while the cursor is on it, the shape of its range from above.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
@@ -12,9 +12,9 @@ use glam::{DVec2, DVec3};
 use super::rich::{self, Icons};
 use super::ui::{Action, OwnColour, kind_color, label};
 use super::{ClientSet, Screen};
+use crate::battle::BlueprintView;
 use crate::battle::shape::{Frame, contains};
-use crate::content::describe::{self, BlueprintNow};
-use crate::content::{Behaviour, Blueprint, Cost};
+use crate::content::{Behaviour, Blueprint, ContentDb, Cost};
 
 /// Shows a card's range while the cursor is on it.
 pub struct CardsPlugin;
@@ -49,18 +49,44 @@ pub fn cost_text(cost: Cost) -> String {
     }
 }
 
-/// Spawns `bp` as a card under `parent`; clicking it does `action`. A `chosen` card has a white
+/// A blueprint as a card shows it: its content and its values, augmented or not.
+pub struct Card {
+    /// The blueprint.
+    pub bp: Blueprint,
+    /// Its text and cost as the card shows them.
+    pub view: BlueprintView,
+}
+
+impl Card {
+    /// Blueprint `id` with `augments` on it (`mod:name`, in the order taken), values asked of
+    /// the battle rules; `None` for a blueprint no loaded mod has.
+    pub fn of(content: &std::sync::Arc<ContentDb>, id: &str, augments: &[String]) -> Option<Card> {
+        let bp = content.blueprint(content.blueprint_id(id)?).clone();
+        let view = BlueprintView::with_augments(content, id, augments)?;
+        Some(Card { bp, view })
+    }
+
+    /// `bp` as its content describes it.
+    pub fn plain(bp: &Blueprint) -> Card {
+        Card {
+            bp: bp.clone(),
+            view: BlueprintView::unmodified(bp),
+        }
+    }
+}
+
+/// Spawns `card` under `parent`; clicking it does `action`. A `chosen` card has a white
 /// border.
 pub fn spawn_card(
     parent: &mut ChildSpawnerCommands,
     images: &mut Assets<Image>,
     icons: &Icons,
-    bp: &Blueprint,
+    card: &Card,
     action: Action,
     chosen: bool,
     width: f32,
 ) {
-    let text = describe::blueprint(bp, &BlueprintNow::unmodified(bp));
+    let (bp, view) = (&card.bp, &card.view);
     let range = range_picture(bp).map(|i| images.add(i));
     parent
         .spawn((
@@ -133,12 +159,15 @@ pub fn spawn_card(
                 Pickable::IGNORE,
             ))
             .with_children(|body| {
+                let cost_colour = rich::quality_colour(view.cost_quality, rich::MATERIALS);
                 body.spawn((
-                    label(cost_text(bp.cost), 14.0, rich::MATERIALS),
+                    label(cost_text(view.cost), 14.0, cost_colour),
                     Pickable::IGNORE,
                 ));
                 body.spawn((rich::column(), Pickable::IGNORE))
-                    .with_children(|t| rich::spawn_pieces(t, &rich::pieces(&text), 12.0, icons));
+                    .with_children(|t| {
+                        rich::spawn_pieces(t, &rich::pieces(&view.text), 12.0, icons)
+                    });
                 if let Some(image) = range {
                     // A tooltip hanging under the card: showing it moves no other card.
                     body.spawn((

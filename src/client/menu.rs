@@ -9,11 +9,11 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
-use super::cards::spawn_card;
+use super::cards::{Card, spawn_card};
 use super::rich::Icons;
 use super::saving::{Profile, SaveFile};
 use super::session::{Game, NoticeLine};
-use super::stops::augment_text;
+use super::stops::{augment_card, augment_text};
 use super::ui::{
     Action, GOLD, MUTED, WARN, button, choice_button, info_box, kind_color, label, screen_root,
     scroll_area, wrapping_row,
@@ -250,7 +250,15 @@ fn spawn_settings(
                 for (bp, _) in &all {
                     let on = chosen.contains(&bp.id);
                     let toggle = Action::Toggle(bp.id.clone());
-                    spawn_card(row, &mut images, &icons, bp, toggle, on, 200.0);
+                    spawn_card(
+                        row,
+                        &mut images,
+                        &icons,
+                        &Card::plain(bp),
+                        toggle,
+                        on,
+                        200.0,
+                    );
                 }
             });
         });
@@ -370,7 +378,9 @@ fn spawn_reward(
         })
         .with_children(|row| {
             for (i, id) in offers.iter().enumerate() {
-                let Some(bp) = blueprint(id) else {
+                // An offer that comes with an augment shows its values with it.
+                let with: Vec<String> = augmented.get(i).cloned().flatten().into_iter().collect();
+                let Some(card) = Card::of(&content.db, id, &with) else {
                     continue;
                 };
                 row.spawn(Node {
@@ -380,7 +390,7 @@ fn spawn_reward(
                 })
                 .with_children(|col| {
                     let on = setup.offer == Some(i);
-                    spawn_card(col, &mut images, &icons, &bp, Action::Offer(i), on, 250.0);
+                    spawn_card(col, &mut images, &icons, &card, Action::Offer(i), on, 250.0);
                     // An offer that comes with an augment says which.
                     if let Some(Some(with)) = augmented.get(i) {
                         let name = content
@@ -399,7 +409,16 @@ fn spawn_reward(
                 })
                 .with_children(|col| {
                     let (title, text) = augment_text(&content, offer);
-                    col.spawn(info_box(title, text));
+                    match augment_card(&content, &session.run, offer, false) {
+                        Some(card) => {
+                            col.spawn(label(title, 15.0, GOLD));
+                            let take = Action::TakeAugment;
+                            spawn_card(col, &mut images, &icons, &card, take, false, 250.0);
+                        }
+                        None => {
+                            col.spawn(info_box(title, text));
+                        }
+                    }
                     col.spawn(button("Take the augment", Action::TakeAugment));
                 });
             }
@@ -423,9 +442,10 @@ fn spawn_reward(
         c.spawn(scroll_area(230.0)).with_children(|area| {
             area.spawn(wrapping_row()).with_children(|row| {
                 for (i, id) in session.run.collection().iter().enumerate() {
-                    if let Some(bp) = blueprint(id) {
+                    let augments = session.run.augments_of(id);
+                    if let Some(card) = Card::of(&content.db, id, augments) {
                         let replace = Action::Replace(i);
-                        spawn_card(row, &mut images, &icons, &bp, replace, false, 180.0);
+                        spawn_card(row, &mut images, &icons, &card, replace, false, 180.0);
                     }
                 }
             });

@@ -151,6 +151,16 @@ pub const ENERGY: Color = Color::srgb(0.45, 0.7, 1.0);
 const FUEL: Color = Color::srgb(0.95, 0.85, 0.4);
 const HULL: Color = Color::srgb(0.95, 0.35, 0.3);
 
+/// The colour of a value compared with the unmodified content: green better, red worse,
+/// `unchanged` otherwise.
+pub fn quality_colour(quality: Quality, unchanged: Color) -> Color {
+    match quality {
+        Quality::Better => BETTER,
+        Quality::Worse => WORSE,
+        Quality::Unchanged => unchanged,
+    }
+}
+
 /// The pieces that show `text`.
 pub fn pieces(text: &RichText) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::new();
@@ -164,14 +174,9 @@ pub fn pieces(text: &RichText) -> Vec<Piece> {
                 Span::Text(t) => Piece::Text(t.clone(), body),
                 Span::Unknown(t) => Piece::Text(t.clone(), UNKNOWN),
                 Span::Label(l) => Piece::Text(format!("{l} "), LABEL),
-                Span::Value { text, quality } => Piece::Text(
-                    text.clone(),
-                    match quality {
-                        Quality::Better => BETTER,
-                        Quality::Worse => WORSE,
-                        Quality::Unchanged => VALUE,
-                    },
-                ),
+                Span::Value { text, quality } => {
+                    Piece::Text(text.clone(), quality_colour(*quality, VALUE))
+                }
                 Span::Icon(icon) => Piece::Icon(*icon),
             });
         }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::Content;
 use super::Screen;
-use super::cards::spawn_card;
+use super::cards::{Card, spawn_card};
 use super::rich::Icons;
 use super::session::{Game, NoticeLine, Session};
 use super::ui::{
@@ -17,7 +17,7 @@ use super::ui::{
 };
 use crate::content::Blueprint;
 use crate::content::events::Outcome;
-use crate::run::{AugmentOffer, RunError, RunPhase, Ware};
+use crate::run::{AugmentOffer, Run, RunError, RunPhase, Ware};
 
 /// Builds the shop and event screens.
 pub struct StopsPlugin;
@@ -81,6 +81,21 @@ pub fn augment_text(content: &Content, offer: &AugmentOffer) -> (String, String)
             String::new(),
         ),
     }
+}
+
+/// The blueprint an augment on offer goes on, as a card with that augment on top of those it
+/// carries (what the player would get), or only with those it carries once `taken`.
+pub fn augment_card(
+    content: &Content,
+    run: &Run,
+    offer: &AugmentOffer,
+    taken: bool,
+) -> Option<Card> {
+    let mut augments = run.augments_of(&offer.blueprint).to_vec();
+    if !taken {
+        augments.push(offer.augment.clone());
+    }
+    Card::of(&content.db, &offer.blueprint, &augments)
 }
 
 /// Buys shop offer `i`: a removal first asks which blueprint goes, and a blueprint that does not
@@ -309,23 +324,26 @@ fn spawn_shop(
                 })
                 .with_children(|col| {
                     let waiting = stop.pending == Some(i);
-                    match &offer.ware {
-                        Ware::Blueprint(id) => {
-                            if let Some(bp) = blueprint(&content, id) {
-                                let buy = Action::Buy(i);
-                                spawn_card(
-                                    col,
-                                    &mut images,
-                                    &icons,
-                                    &bp,
-                                    buy,
-                                    waiting,
-                                    OFFER_WIDTH,
-                                );
-                            }
+                    // A blueprint as its card; an augment as the card of the blueprint it goes
+                    // on, under its title.
+                    let card = match &offer.ware {
+                        Ware::Blueprint(id) => Card::of(&content.db, id, &[]).map(|c| (None, c)),
+                        Ware::Augment(ware) => augment_card(&content, run, ware, offer.sold)
+                            .map(|c| (Some(augment_text(&content, ware).0), c)),
+                        Ware::Repair | Ware::Removal => None,
+                    };
+                    let shown = card.is_some();
+                    if let Some((title, card)) = card {
+                        if let Some(title) = title {
+                            col.spawn(label(title, 15.0, GOLD));
                         }
-                        Ware::Augment(offer) => {
-                            let (title, text) = augment_text(&content, offer);
+                        let buy = Action::Buy(i);
+                        spawn_card(col, &mut images, &icons, &card, buy, waiting, OFFER_WIDTH);
+                    }
+                    match &offer.ware {
+                        // An augment for a blueprint no loaded mod has: its words alone.
+                        Ware::Augment(ware) if !shown => {
+                            let (title, text) = augment_text(&content, ware);
                             col.spawn(info_box(title, text));
                         }
                         Ware::Repair => {
@@ -340,6 +358,7 @@ fn spawn_shop(
                                 "Takes a blueprint out of the collection",
                             ));
                         }
+                        Ware::Blueprint(_) | Ware::Augment(_) => {}
                     }
                     col.spawn(Node {
                         flex_direction: FlexDirection::Column,
@@ -373,9 +392,9 @@ fn spawn_shop(
             c.spawn(scroll_area(230.0)).with_children(|area| {
                 area.spawn(wrapping_row()).with_children(|row| {
                     for (j, id) in run.collection().iter().enumerate() {
-                        if let Some(bp) = blueprint(&content, id) {
+                        if let Some(card) = Card::of(&content.db, id, run.augments_of(id)) {
                             let replace = Action::Replace(j);
-                            spawn_card(row, &mut images, &icons, &bp, replace, false, 180.0);
+                            spawn_card(row, &mut images, &icons, &card, replace, false, 180.0);
                         }
                     }
                 });

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use crate::common::Mods;
 use crate::common::arena::{Arena, STRAIGHT};
-use rampart::battle::{Battle, Damage, Qry, StatOf};
+use rampart::battle::{Battle, BlueprintView, Damage, Qry, StatOf};
 use rampart::chain::Outcome;
+use rampart::content::describe::{Quality, RichText};
 use rampart::content::{ContentDb, DamageType};
 use rampart::rng::Seed;
 use rampart::run::rewards::after_battle;
@@ -156,6 +157,40 @@ fn core_augments_change_what_they_say() {
         view.cost_quality,
         rampart::content::describe::Quality::Better
     );
+    // Each augment says what it does, as an added line.
+    let added: Vec<String> = view
+        .text
+        .lines
+        .iter()
+        .filter(|l| l.added)
+        .map(|l| {
+            RichText {
+                lines: vec![l.clone()],
+            }
+            .plain()
+        })
+        .collect();
+    assert_eq!(
+        added,
+        [
+            "Rapid Loader: Shoots 20% more often.",
+            "Salvaged Parts: Costs 20% less.",
+        ],
+        "{added:?}"
+    );
+    // A card away from the battle shows the same values and lines.
+    let card = BlueprintView::with_augments(
+        &content,
+        "core:gatling_gun",
+        &["core:rapid_loader".into(), "core:salvaged_parts".into()],
+    )
+    .unwrap();
+    assert_eq!(card, view);
+    assert!(card.text.values().any(|(_, q)| q == Quality::Better));
+    let bare = BlueprintView::with_augments(&content, "core:gatling_gun", &[]).unwrap();
+    assert!(bare.text.lines.iter().all(|l| !l.added));
+    assert_eq!(bare.cost_quality, Quality::Unchanged);
+    assert!(BlueprintView::with_augments(&content, "core:nothing", &[]).is_none());
 
     // Thermite: the sniper's hits are also energy; another tower's are not.
     let sniper = a.place("core:sniper", 4.0, 1.0);
