@@ -384,11 +384,22 @@ fn boss(session: &Session) -> Option<(String, f64, f64)> {
     })
 }
 
+/// The most hull the run can have (the bar's length): the run's starting hull, which a battle
+/// that starts after a loss does not show.
+fn max_hull(session: &Session) -> f64 {
+    let start = session.battle.config().start.hull;
+    session
+        .run
+        .max_hull(session.battle.content())
+        .map_or(start, |m| m.max(start))
+}
+
 fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
     let boss = boss(session);
+    let max_hull = max_hull(session);
     let production = session.battle.production();
     let cap = session.battle.energy_cap();
     let battle = &session.battle;
@@ -414,7 +425,7 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 "Fuel {:.0} / {:.0}  (+{:.0} per wave)",
                 p.fuel, p.fuel_goal, production.fuel
             ),
-            HudText::Hull => format!("Hull {:.0} / {:.0}", p.hull, battle.config().start.hull),
+            HudText::Hull => format!("Hull {:.0} / {max_hull:.0}", p.hull),
             HudText::Materials => format!(
                 "Materials {:.0}  (+{:.0})",
                 p.materials, production.materials
@@ -510,7 +521,7 @@ fn update_fuel(
         };
         node.left = Val::Percent(share(at));
     }
-    let max_hull = session.battle.config().start.hull.max(1.0);
+    let max_hull = max_hull(session).max(1.0);
     for mut node in &mut hull {
         node.width = Val::Percent(((p.hull / max_hull).clamp(0.0, 1.0) * 100.0) as f32);
     }
