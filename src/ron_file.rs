@@ -38,6 +38,9 @@ pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Diagnostic> {
         } else {
             from + blank.len()
         };
+        if let Some(d) = fraction(file, from) {
+            return d;
+        }
         let d = Diagnostic::error(describe(&e.code, field)).at(
             file,
             from,
@@ -58,6 +61,46 @@ pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Diagnostic> {
     })
 }
 
+/// Fields counted in ticks, which modders sometimes write as seconds.
+const TICK_FIELDS: [&str; 4] = ["interval", "delay", "duration_ticks", "stall_ticks"];
+
+/// The error for a number with a fraction where a whole one is expected, if that is what stopped
+/// ron at `at`: it reads `1.5` as `1` and then trips over `.5` with a message about commas.
+fn fraction(file: &SourceFile, at: usize) -> Option<Diagnostic> {
+    let text = &file.text;
+    let bytes = text.as_bytes();
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    if bytes.get(at) != Some(&b'.') || at == 0 || !digit(at - 1) || !digit(at + 1) {
+        return None;
+    }
+    let number = |c: char| c.is_ascii_digit() || c == '_';
+    let start = after_last(&text[..at], |c| !number(c));
+    let end = text[at + 1..]
+        .find(|c| !number(c))
+        .map_or(text.len(), |i| at + 1 + i);
+    let literal = &text[start..end];
+    let field = field_before(text, start);
+    let ticks = field.is_some_and(|f| TICK_FIELDS.contains(&f));
+    let message = match field {
+        Some(f) if ticks => format!("`{f}` must be a whole number of ticks, not `{literal}`"),
+        Some(f) => format!("`{f}` must be a whole number, not `{literal}`"),
+        None => format!("expected a whole number, not `{literal}`"),
+    };
+    let help = match (field, literal.replace('_', "").parse::<f64>()) {
+        (Some(f), Ok(seconds)) if ticks => format!(
+            "`{f}` counts ticks, {} to a second: {literal} seconds would be {}",
+            crate::TICKS_PER_SECOND,
+            (seconds * crate::TICKS_PER_SECOND as f64).round()
+        ),
+        _ => "this number counts whole things: leave out the fraction".into(),
+    };
+    Some(
+        Diagnostic::error(message)
+            .at(file, start, end - start)
+            .help(help),
+    )
+}
+
 /// The name of the field whose value starts at (or contains) `offset`, on the same line.
 fn field_before(text: &str, offset: usize) -> Option<&str> {
     let line_start = text[..offset.min(text.len())]
@@ -65,11 +108,17 @@ fn field_before(text: &str, offset: usize) -> Option<&str> {
         .map_or(0, |i| i + 1);
     let before = text[line_start..offset.min(text.len())].trim_end();
     let before = before.strip_suffix(':')?.trim_end();
-    let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+    let start = after_last(before, |c| !(c.is_ascii_alphanumeric() || c == '_'));
     let name = &before[start..];
     (!name.is_empty()).then_some(name)
+}
+
+/// The byte offset just after the last character of `text` that is `wanted` (0 if none).
+fn after_last(text: &str, wanted: impl Fn(char) -> bool) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| wanted(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
 }
 
 /// What a Rust type is called in messages to modders.
@@ -270,5 +319,37 @@ mod tests {
             parse::<S>(&SourceFile::new("x.ron", "(name: \"a\",\n range: \"far\")")).unwrap_err();
         assert_eq!(err.message, "`range` must be a number");
         assert_eq!(err.position.unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_fraction_where_a_whole_number_belongs_is_named() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            interval: Option<u32>,
+            count: u32,
+        }
+        let f = SourceFile::new("t.ron", "(\n  count: 2,\n  interval: 1.5,\n)");
+        let err = parse::<T>(&f).unwrap_err();
+        assert_eq!(
+            err.message,
+            "`interval` must be a whole number of ticks, not `1.5`"
+        );
+        let at = err.position.unwrap();
+        assert_eq!((at.line, at.column), (3, 13));
+        assert_eq!(
+            err.help.as_deref(),
+            Some("`interval` counts ticks, 20 to a second: 1.5 seconds would be 30")
+        );
+        // Scanning back stops on a character boundary, whatever the character.
+        assert_eq!(after_last("xé12", |c| !c.is_ascii_digit()), 3);
+        assert_eq!(after_last("12", |c| !c.is_ascii_digit()), 0);
+        // The last field, without a comma after it; another kind of count.
+        let err = parse::<T>(&SourceFile::new("t.ron", "(interval: 3, count: 2.25)")).unwrap_err();
+        assert_eq!(err.message, "`count` must be a whole number, not `2.25`");
+        assert_eq!(
+            err.help.as_deref(),
+            Some("this number counts whole things: leave out the fraction")
+        );
     }
 }
