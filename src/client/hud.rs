@@ -255,6 +255,8 @@ fn spawn_hud(mut commands: Commands) {
                         Node {
                             align_self: AlignSelf::FlexStart,
                             flex_direction: FlexDirection::Column,
+                            // As wide as the column: a long wave wraps instead of running on.
+                            width: Val::Percent(100.0),
                             ..default()
                         },
                     ));

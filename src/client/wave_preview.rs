@@ -78,9 +78,11 @@ pub fn batches(battle: &Battle, wave: usize) -> Option<Vec<Batch>> {
     )
 }
 
-/// A batch as text: `15 Space Jellyfish, every 1.0 s`.
+/// A batch as text: `15 Space Jellyfish, every 1.0 s`, or `2 Space Jellyfish at once`.
 pub fn batch_text(b: &Batch) -> String {
     match b.spacing {
+        // Closer than the tenth of a second shown: they come together.
+        Some(s) if s < 0.05 => format!("{} {} at once", b.count, b.name),
         Some(s) => format!("{} {}, every {s:.1} s", b.count, b.name),
         None => format!("{} {}", b.count, b.name),
     }
@@ -128,19 +130,44 @@ fn rebuild(
                 } else {
                     "    "
                 };
+                // The wave's label, then its batches; a wave with more batches than fit wraps
+                // under its first batch, never under the label, so it cannot pass for a wave of
+                // its own, and a batch's icon stays with its text.
                 rows.spawn(Node {
                     column_gap: Val::Px(5.0),
-                    align_items: AlignItems::Center,
-                    flex_wrap: FlexWrap::Wrap,
+                    align_items: AlignItems::FlexStart,
                     ..default()
                 })
                 .with_children(|row| {
                     let color = Color::srgb(0.85, 0.85, 0.9);
-                    row.spawn(label(format!("{mark} Wave {}:", w + 1), 13.0, color));
-                    for b in &batches {
-                        spawn_icon(row, &icons, &b.attacker);
-                        row.spawn(label(batch_text(b), 13.0, color));
-                    }
+                    row.spawn((
+                        label(format!("{mark} Wave {}:", w + 1), 13.0, color),
+                        Node {
+                            flex_shrink: 0.0,
+                            ..default()
+                        },
+                    ));
+                    row.spawn(Node {
+                        column_gap: Val::Px(8.0),
+                        flex_wrap: FlexWrap::Wrap,
+                        flex_shrink: 1.0,
+                        // Allowed narrower than its batches in a row, so it wraps them.
+                        min_width: Val::Px(0.0),
+                        ..default()
+                    })
+                    .with_children(|list| {
+                        for b in &batches {
+                            list.spawn(Node {
+                                column_gap: Val::Px(5.0),
+                                align_items: AlignItems::Center,
+                                ..default()
+                            })
+                            .with_children(|batch| {
+                                spawn_icon(batch, &icons, &b.attacker);
+                                batch.spawn(label(batch_text(b), 13.0, color));
+                            });
+                        }
+                    });
                 });
             }
         });
