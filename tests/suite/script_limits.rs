@@ -105,6 +105,30 @@ fn an_interval_of_zero_is_refused_but_one_that_was_zero_stays() {
 }
 
 #[test]
+fn a_misspelt_payload_field_is_named_with_the_field_meant() {
+    let mut arena = one_slime(hostile(
+        r#"
+game:react("wave_started", 1, function()
+    game:command("add_fuel", { amout = 5 })
+end)
+"#,
+        &[],
+    ));
+    let fuel = arena.battle.player().fuel;
+    start_wave(&mut arena);
+    assert_eq!(arena.battle.player().fuel, fuel, "nothing was added");
+    let errors = errors(&arena);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains(
+            "field `amount`: expected a number, got nil (the table has `amout`: did you mean `amount`?)"
+        ),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
 fn command_amounts_out_of_their_domain_are_refused() {
     let mut arena = one_slime(hostile(
         r#"

@@ -221,7 +221,32 @@ pub(crate) fn read_field<T: LuaField>(
     let field: Value = t.get(name)?;
     T::from_lua(&field, battle)
         .and_then(|v| domain.map_or(Ok(()), |d| v.check(d)).map(|()| v))
-        .map_err(|why| mlua::Error::runtime(format!("field `{name}`: {why}")))
+        .map_err(|why| {
+            // A missing field is most often a misspelt one: name the key that was meant as it.
+            let typo = field.is_nil().then(|| misspelt(t, name)).flatten();
+            mlua::Error::runtime(match typo {
+                Some(key) => {
+                    format!("field `{name}`: {why} (the table has `{key}`: did you mean `{name}`?)")
+                }
+                None => format!("field `{name}`: {why}"),
+            })
+        })
+}
+
+/// A string key of `table` that looks like a misspelling of `name`, if there is one.
+fn misspelt(table: &mlua::Table, name: &str) -> Option<String> {
+    let keys: Vec<String> = table
+        .pairs::<Value, Value>()
+        .filter_map(|pair| match pair {
+            Ok((Value::String(k), _)) => k.to_str().ok().map(|k| k.to_string()),
+            _ => None,
+        })
+        .filter(|k| k != name)
+        .collect();
+    // Sorted, so that the message does not depend on the table's iteration order.
+    let mut sorted: Vec<&str> = keys.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    crate::diagnostics::closest(name, sorted).map(str::to_string)
 }
 
 /// The entity a payload is about, from the field that names it.
