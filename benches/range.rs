@@ -6,26 +6,17 @@
 //! Run with `cargo bench --no-default-features --bench range`; results go in docs/benchmarks.md.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::Arc;
+
+mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rampart::battle::preview::{RangeOf, RangeSampler};
 use rampart::battle::{Battle, Start};
 use rampart::content::ContentDb;
 use rampart::level::{LevelSetup, WorldSetup};
-use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart::rng::Seed;
 use rampart::worldgen::{Pos, WorldParams};
-
-fn content() -> Arc<ContentDb> {
-    let dirs = [ModDir {
-        path: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mods"),
-        origin: Origin::Game,
-    }];
-    let (content, _) = ContentDb::load(&ModSet::discover(&dirs, &ModSettings::default()));
-    Arc::new(content)
-}
 
 /// A battle on a generated hills world, and the buildable tile nearest the middle.
 fn battle(content: &Arc<ContentDb>) -> (Battle, Pos) {
@@ -51,7 +42,7 @@ fn battle(content: &Arc<ContentDb>) -> (Battle, Pos) {
 }
 
 fn range(c: &mut Criterion) {
-    let content = content();
+    let content = common::game_content();
     let (mut battle, tile) = battle(&content);
     let of = |id: &str| RangeOf::Planned {
         blueprint: content.blueprint_id(id).unwrap(),

@@ -21,7 +21,7 @@ mod waves;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostic;
@@ -114,6 +114,30 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
             u64::MAX
         )
     })
+}
+
+/// `--jobs`: how many threads a command that plays many independent games may use.
+#[derive(Debug, Default, Args)]
+pub struct Jobs {
+    /// Play on K threads (default: one per core). The results are the same with any number.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+impl Jobs {
+    /// Runs `work` on a pool of the asked number of threads; `rayon`'s parallel iterators inside
+    /// it use that pool.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> Result<R, Failure> {
+        // The main thread's stack size, so a deep search behaves the same on any thread.
+        let mut pool = rayon::ThreadPoolBuilder::new().stack_size(8 << 20);
+        if let Some(k) = self.jobs {
+            pool = pool.num_threads(usize::from(k));
+        }
+        let pool = pool
+            .build()
+            .map_err(|e| Failure::error(format!("cannot start the threads to play on: {e}")))?;
+        Ok(pool.install(work))
+    }
 }
 
 /// Writes one line of a command's output. When standard output is closed (the reader of a

@@ -1,25 +1,27 @@
 //! `rampart simulate`: runs played headless by the autopilot — one in detail, or many for the
 //! acts reached and won, the win rate and the levels won, per ascension level.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use rampart::autopilot::{LevelResult, RunReport, play_run};
 use rampart::level::replay::Replay;
 use rampart::run::{Difficulty, Run, RunConfig};
 
-use super::{Context, Failure, write_output};
+use super::{Context, Failure, Jobs, write_output};
 
 /// Options of `rampart simulate`.
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// The run seed (with --runs, the first of consecutive seeds).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
-    pub seed: u64,
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed,
+          required_unless_present = "merge")]
+    pub seed: Option<u64>,
     /// The most battles to play in a run; a run ends sooner when it is won or lost.
     #[arg(long, default_value_t = 100)]
     pub levels: u32,
@@ -40,6 +42,12 @@ pub struct SimulateArgs {
     /// `rampart replay`.
     #[arg(long, value_name = "DIR")]
     pub record: Option<PathBuf>,
+    /// Instead of playing, merge sweeps written with `--runs N --json FILE` over consecutive
+    /// seed ranges (on other machines, say) into the report one sweep over all of them gives.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["seed", "record"])]
+    pub merge: Vec<PathBuf>,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 /// The ascension levels `--ascension` asks for: `from` to `to`, both included.
@@ -66,9 +74,10 @@ fn parse_ascensions(text: &str) -> Result<Ascensions, String> {
     Ok(Ascensions { from, to })
 }
 
-/// What `--runs` writes as JSON.
-#[derive(Serialize)]
-struct Sweep<'a> {
+/// What `--runs` writes as JSON, and `--merge` reads back.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Sweep {
     first_seed: u64,
     runs: u64,
     difficulty: Difficulty,
@@ -77,11 +86,12 @@ struct Sweep<'a> {
     acts: u32,
     /// One summary per ascension level played.
     ascensions: Vec<Summary>,
-    reports: &'a [RunReport],
+    /// Every run, by ascension level and then by seed.
+    reports: Vec<RunReport>,
 }
 
 /// What the runs at one ascension level came to.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct Summary {
     ascension: u32,
     runs: u64,
@@ -158,13 +168,20 @@ impl Summary {
 
 /// Runs the command.
 pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
+    if !args.merge.is_empty() {
+        let sweep = merge(&args.merge)?;
+        let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
+        return write_output(args.json.as_deref(), &json, || sweep_table(&sweep));
+    }
+    let seed = args
+        .seed
+        .expect("clap asks for --seed unless --merge is given");
     if args.runs == 0 || args.levels == 0 {
         return Err(Failure::error("--runs and --levels must be at least 1"));
     }
-    let Some(last_seed) = args.seed.checked_add(args.runs - 1) else {
+    let Some(last_seed) = seed.checked_add(args.runs - 1) else {
         return Err(Failure::error(format!(
-            "--seed {} with --runs {} goes past the largest seed, {}",
-            args.seed,
+            "--seed {seed} with --runs {} goes past the largest seed, {}",
             args.runs,
             u64::MAX
         )));
@@ -175,69 +192,222 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     }
     let content = Arc::new(context.load_content());
     let acts = Run::acts(&content).map_err(|e| Failure::error(e.to_string()))?;
-    let ascensions = args.ascension.from..=args.ascension.to;
-    let mut progress = Progress::new(args.runs * ascensions.clone().count() as u64);
-    let mut reports = Vec::new();
-    let mut record_error = None;
-    for ascension in ascensions.clone() {
-        for seed in args.seed..=last_seed {
-            let config = RunConfig {
-                seed,
-                starting_blueprints: None,
-                difficulty: args.difficulty,
-                ascension,
-            };
-            let played = play_run(&content, config, args.levels, |plan, battle| {
-                let Some(dir) = &args.record else {
-                    return;
-                };
-                let name = match ascension {
-                    0 => format!("run-{seed}-level-{}.json", plan.level),
-                    a => format!("run-{seed}-a{a}-level-{}.json", plan.level),
-                };
-                let path = dir.join(name);
-                let record = Replay::record(battle, &plan.setup);
-                let json = serde_json::to_string(&record).expect("records serialise");
-                if let Err(e) = std::fs::write(&path, json) {
-                    record_error = Some(format!("cannot write {}: {e}", path.display()));
-                }
-            });
-            match played {
-                Ok(r) => reports.push(r),
-                Err(e) => {
-                    progress.finish();
-                    return Err(Failure::error(format!("run {seed}: {e}")));
-                }
-            }
-            progress.inc();
-        }
-    }
+    let ascensions: Vec<u32> = (args.ascension.from..=args.ascension.to).collect();
+    let runs: Vec<(u32, u64)> = ascensions
+        .iter()
+        .flat_map(|&a| (seed..=last_seed).map(move |s| (a, s)))
+        .collect();
+    let progress = Progress::new(runs.len() as u64);
+    // Each run is independent and collected in order, so the report is the same with any
+    // number of threads.
+    let played: Vec<Result<RunReport, String>> = args.jobs.install(|| {
+        runs.par_iter()
+            .map(|&(ascension, seed)| {
+                let report = play_one(&content, args, ascension, seed);
+                progress.inc();
+                report
+            })
+            .collect()
+    })?;
     progress.finish();
-    if let Some(e) = record_error {
-        return Err(Failure::error(e));
-    }
+    let reports: Vec<RunReport> = played
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(Failure::error)?;
     if reports.len() == 1 {
         let report = &reports[0];
         let json = serde_json::to_string_pretty(report).expect("reports serialise");
         return write_output(args.json.as_deref(), &json, || run_table(report));
     }
-    let summaries = ascensions
-        .map(|a| {
-            let at: Vec<&RunReport> = reports.iter().filter(|r| r.ascension == a).collect();
-            Summary::new(a, acts, &at)
-        })
-        .collect();
-    let sweep = Sweep {
-        first_seed: args.seed,
-        runs: args.runs,
-        difficulty: args.difficulty,
-        max_levels: args.levels,
+    let sweep = Sweep::new(
+        seed,
+        args.runs,
+        args.difficulty,
+        args.levels,
         acts,
-        ascensions: summaries,
-        reports: &reports,
-    };
+        &ascensions,
+        reports,
+    );
     let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
     write_output(args.json.as_deref(), &json, || sweep_table(&sweep))
+}
+
+/// Plays the run with `seed` at `ascension`, recording its levels when `--record` asks.
+fn play_one(
+    content: &Arc<rampart::content::ContentDb>,
+    args: &SimulateArgs,
+    ascension: u32,
+    seed: u64,
+) -> Result<RunReport, String> {
+    let config = RunConfig {
+        seed,
+        starting_blueprints: None,
+        difficulty: args.difficulty,
+        ascension,
+    };
+    let mut record_error = None;
+    let report = play_run(content, config, args.levels, |plan, battle| {
+        let Some(dir) = &args.record else {
+            return;
+        };
+        let name = match ascension {
+            0 => format!("run-{seed}-level-{}.json", plan.level),
+            a => format!("run-{seed}-a{a}-level-{}.json", plan.level),
+        };
+        let path = dir.join(name);
+        let record = Replay::record(battle, &plan.setup);
+        let json = serde_json::to_string(&record).expect("records serialise");
+        if let Err(e) = std::fs::write(&path, json) {
+            record_error = Some(format!("cannot write {}: {e}", path.display()));
+        }
+    })
+    .map_err(|e| format!("run {seed}: {e}"))?;
+    match record_error {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+impl Sweep {
+    /// The sweep of `reports`, which hold `runs` seeds from `first_seed` at each of
+    /// `ascensions`, ordered by ascension level and then by seed.
+    fn new(
+        first_seed: u64,
+        runs: u64,
+        difficulty: Difficulty,
+        max_levels: u32,
+        acts: u32,
+        ascensions: &[u32],
+        reports: Vec<RunReport>,
+    ) -> Sweep {
+        let summaries = ascensions
+            .iter()
+            .map(|&a| {
+                let at: Vec<&RunReport> = reports.iter().filter(|r| r.ascension == a).collect();
+                Summary::new(a, acts, &at)
+            })
+            .collect();
+        Sweep {
+            first_seed,
+            runs,
+            difficulty,
+            max_levels,
+            acts,
+            ascensions: summaries,
+            reports,
+        }
+    }
+
+    /// The seeds it covers, as text: `5–8`, or `5` alone.
+    fn seeds(&self) -> String {
+        match self.runs {
+            0 | 1 => self.first_seed.to_string(),
+            n => format!("{}–{}", self.first_seed, self.first_seed + (n - 1)),
+        }
+    }
+}
+
+/// Reads the sweeps in `files` and makes the one sweep over all their seeds. They must have been
+/// played with the same settings over seed ranges that follow each other without gap or overlap.
+fn merge(files: &[PathBuf]) -> Result<Sweep, Failure> {
+    let mut parts: Vec<(&Path, Sweep)> = Vec::new();
+    for file in files {
+        parts.push((file, read_sweep(file)?));
+    }
+    parts.sort_by_key(|(_, s)| s.first_seed);
+    let (first_file, first) = &parts[0];
+    let levels_of = |s: &Sweep| -> Vec<u32> { s.ascensions.iter().map(|a| a.ascension).collect() };
+    let ascensions = levels_of(first);
+    for pair in parts.windows(2) {
+        let ((a_file, a), (b_file, b)) = (&pair[0], &pair[1]);
+        let next = a.first_seed.saturating_add(a.runs);
+        if b.first_seed != next {
+            let what = if b.first_seed < next {
+                "overlap"
+            } else {
+                "leave a gap"
+            };
+            return Err(Failure::error(format!(
+                "{} (seeds {}) and {} (seeds {}) {what}: the parts must cover consecutive seed ranges",
+                a_file.display(),
+                a.seeds(),
+                b_file.display(),
+                b.seeds()
+            )));
+        }
+    }
+    for (file, part) in &parts[1..] {
+        let settings = |s: &Sweep| (s.difficulty, s.max_levels, s.acts, levels_of(s));
+        if settings(part) != settings(first) {
+            return Err(Failure::error(format!(
+                "{} was played with other settings than {} (difficulty {:?} and {:?}, --levels {} \
+                 and {}, ascension levels {:?} and {:?}): merge only parts of one sweep",
+                file.display(),
+                first_file.display(),
+                part.difficulty,
+                first.difficulty,
+                part.max_levels,
+                first.max_levels,
+                levels_of(part),
+                ascensions
+            )));
+        }
+    }
+    let (first_seed, difficulty, max_levels, acts) = (
+        first.first_seed,
+        first.difficulty,
+        first.max_levels,
+        first.acts,
+    );
+    let runs = parts.iter().map(|(_, s)| s.runs).sum();
+    let mut reports: Vec<RunReport> = parts.into_iter().flat_map(|(_, s)| s.reports).collect();
+    // A stable sort: by ascension level in the order played, then by seed.
+    reports.sort_by_key(|r| {
+        let at = ascensions.iter().position(|&a| a == r.ascension);
+        (at, r.seed)
+    });
+    Ok(Sweep::new(
+        first_seed,
+        runs,
+        difficulty,
+        max_levels,
+        acts,
+        &ascensions,
+        reports,
+    ))
+}
+
+/// One part of a sweep, checked to hold the runs its header says.
+fn read_sweep(file: &Path) -> Result<Sweep, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::error(format!("cannot read {}: {e}", file.display())))?;
+    let sweep: Sweep = serde_json::from_str(&text).map_err(|e| {
+        let single = serde_json::from_str::<RunReport>(&text).is_ok();
+        Failure::error(match single {
+            true => format!(
+                "{} holds the report of a single run: write the parts with --runs 2 or more",
+                file.display()
+            ),
+            false => format!(
+                "{} is not a sweep written by `rampart simulate --runs N --json FILE`: {e}",
+                file.display()
+            ),
+        })
+    })?;
+    let expected = sweep.runs.saturating_mul(sweep.ascensions.len() as u64);
+    let seeds = sweep.first_seed..sweep.first_seed.saturating_add(sweep.runs);
+    let levels: Vec<u32> = sweep.ascensions.iter().map(|a| a.ascension).collect();
+    let fits = |r: &RunReport| seeds.contains(&r.seed) && levels.contains(&r.ascension);
+    if sweep.reports.len() as u64 != expected || !sweep.reports.iter().all(fits) {
+        return Err(Failure::error(format!(
+            "{} is damaged: it should hold {expected} runs of seeds {} at ascension levels \
+             {levels:?}, and holds {}",
+            file.display(),
+            sweep.seeds(),
+            sweep.reports.len()
+        )));
+    }
+    Ok(sweep)
 }
 
 /// Reads `--difficulty`.
@@ -258,7 +428,11 @@ fn parse_difficulty(text: &str) -> Result<Difficulty, String> {
 /// every tenth of the runs.
 enum Progress {
     Bar(ProgressBar),
-    Lines { done: u64, runs: u64 },
+    /// Runs done (behind a lock so the lines come in order from any thread) and in all.
+    Lines {
+        done: Mutex<u64>,
+        runs: u64,
+    },
     Quiet,
 }
 
@@ -268,7 +442,10 @@ impl Progress {
             return Progress::Quiet;
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            return Progress::Lines { done: 0, runs };
+            return Progress::Lines {
+                done: Mutex::new(0),
+                runs,
+            };
         }
         let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -279,13 +456,13 @@ impl Progress {
     }
 
     /// One more run done.
-    fn inc(&mut self) {
+    fn inc(&self) {
         match self {
             Progress::Bar(bar) => bar.inc(1),
             Progress::Lines { done, runs } => {
+                let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
                 *done += 1;
-                let every = runs.div_ceil(10);
-                if done.is_multiple_of(every) || done == runs {
+                if done.is_multiple_of(runs.div_ceil(10)) || *done == *runs {
                     eprintln!("{done}/{runs} runs");
                 }
             }
@@ -347,10 +524,12 @@ fn run_table(r: &RunReport) -> String {
 
 /// What many runs reached, per ascension level.
 fn sweep_table(s: &Sweep) -> String {
-    let last = s.first_seed + s.runs - 1;
     let mut out = format!(
-        "{} runs (seeds {}–{last}) per ascension level, at most {} levels each, difficulty {:?}\n",
-        s.runs, s.first_seed, s.max_levels, s.difficulty
+        "{} runs (seeds {}) per ascension level, at most {} levels each, difficulty {:?}\n",
+        s.runs,
+        s.seeds(),
+        s.max_levels,
+        s.difficulty
     );
     out += "ascension  won    win rate  levels won  rooms  money";
     for a in 1..=s.acts {

@@ -294,3 +294,81 @@ fn simulate_takes_an_ascension_level_and_a_difficulty_and_refuses_what_does_not_
         assert!(stderr.contains(needle), "{stderr}");
     }
 }
+
+/// Runs `rampart` expecting it to fail with exit 2 (an error, not a finding); gives its
+/// standard error.
+fn refused(home: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", home)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn simulate_gives_the_same_bytes_on_one_thread_or_two_and_merges_split_sweeps() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path();
+    let sweep = |seed: &str, runs: &str, extra: &[&str]| -> Vec<u8> {
+        let args = [
+            &ARMED[..],
+            &["simulate", "--seed", seed, "--runs", runs, "--levels", "1"],
+            &["--ascension", "0-1", "--json", "-"],
+            extra,
+        ]
+        .concat();
+        rampart(dir, &args).stdout
+    };
+    let one = sweep("3", "4", &["--jobs", "1"]);
+    assert_eq!(one, sweep("3", "4", &["--jobs", "3"]));
+
+    // The same seeds played as three parts, given to --merge in any order.
+    let parts = [("3", "1"), ("4", "1"), ("5", "2")];
+    let mut files = Vec::new();
+    for (i, (seed, runs)) in parts.iter().enumerate() {
+        let file = dir.join(format!("part{i}.json"));
+        std::fs::write(&file, sweep(seed, runs, &[])).unwrap();
+        files.push(file.to_str().unwrap().to_string());
+    }
+    let merge = |names: &[&String]| {
+        let args: Vec<&str> = ["simulate", "--json", "-", "--merge"]
+            .into_iter()
+            .chain(names.iter().map(|s| s.as_str()))
+            .collect();
+        rampart(dir, &args).stdout
+    };
+    assert_eq!(merge(&[&files[2], &files[0], &files[1]]), one);
+    let doc: Value = serde_json::from_slice(&one).unwrap();
+    assert_eq!(doc["first_seed"].as_u64(), Some(3));
+    assert_eq!(doc["reports"].as_array().unwrap().len(), 8);
+
+    // Parts that overlap, leave a gap, or were played otherwise are refused by name.
+    let gap = refused(dir, &["simulate", "--merge", &files[0], &files[2]]);
+    assert!(
+        gap.contains("leave a gap") && gap.contains("part0.json"),
+        "{gap}"
+    );
+    let twice = refused(dir, &["simulate", "--merge", &files[0], &files[0]]);
+    assert!(twice.contains("overlap"), "{twice}");
+    let other = dir.join("other.json");
+    let args = [
+        &ARMED[..],
+        &["simulate", "--seed", "4", "--runs", "2", "--levels", "1"],
+        &["--ascension", "0-1", "--difficulty", "hard"],
+        &["--json", other.to_str().unwrap()],
+    ]
+    .concat();
+    rampart(dir, &args);
+    let settings = refused(
+        dir,
+        &["simulate", "--merge", &files[0], other.to_str().unwrap()],
+    );
+    assert!(settings.contains("other settings"), "{settings}");
+    std::fs::write(&other, "{\"first_seed\": 1}").unwrap();
+    let broken = refused(dir, &["simulate", "--merge", other.to_str().unwrap()]);
+    assert!(broken.contains("is not a sweep written by"), "{broken}");
+}
