@@ -129,6 +129,28 @@ end)
 }
 
 #[test]
+fn a_cancelled_command_is_dropped_without_reading_its_payload() {
+    // As the core's armoured skeletons do with a hit they block whole: the amount goes below
+    // zero, and the modifier cancels.
+    let mut arena = one_slime(hostile(
+        r#"
+game:modify("add_fuel", -1, function(gain)
+    gain.amount -= 1000
+    if gain.amount <= 0 then return false end
+end)
+game:react("wave_started", 1, function()
+    game:command("add_fuel", { amount = 5 })
+end)
+"#,
+        &[],
+    ));
+    let fuel = arena.battle.player().fuel;
+    start_wave(&mut arena);
+    assert_eq!(arena.battle.player().fuel, fuel, "cancelled");
+    assert_eq!(errors(&arena), Vec::<String>::new());
+}
+
+#[test]
 fn command_amounts_out_of_their_domain_are_refused() {
     let mut arena = one_slime(hostile(
         r#"

@@ -288,6 +288,11 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
                 let (Some(verdict), Some(table)) = (verdict, table) else {
                     return Flow::Continue;
                 };
+                // A cancelled command is dropped whole: what the script left in its payload
+                // (a damage taken below zero before cancelling, say) is never read.
+                if verdict == Value::Boolean(false) {
+                    return Flow::Cancel;
+                }
                 if let Err(e) = payload.update_from_lua(&table, b) {
                     let e = mlua::Error::runtime(format!(
                         "{}; the payload before this modifier is kept",
@@ -295,11 +300,7 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
                     ));
                     cb.report(b, &e);
                 }
-                if verdict == Value::Boolean(false) {
-                    Flow::Cancel
-                } else {
-                    Flow::Continue
-                }
+                Flow::Continue
             }),
         )
         .map_err(|e| e.to_string())
