@@ -9,6 +9,7 @@
 pub const TICKS_PER_SECOND: u64 = 20;
 
 pub mod autopilot;
+pub mod balance;
 pub mod battle;
 pub mod chain;
 #[cfg(feature = "client")]

@@ -35,7 +35,7 @@ use crate::content::{Behaviour, BlueprintId, BlueprintKind, Placement};
 use crate::waves::model::Tower;
 use crate::worldgen::Pos;
 
-pub use play::{LevelReport, LevelResult, RunReport, play_level, play_run};
+pub use play::{LevelReport, LevelResult, RunReport, play_level, play_level_with, play_run};
 pub use rewards::choose_reward;
 pub use route::{choose_event, choose_purchase, choose_room};
 
@@ -51,8 +51,12 @@ const MAX_BUILD_ACTIONS: u32 = 200;
 const URGENT_DISTANCE: f64 = 3.0;
 
 /// The bot. One per battle (it caches what it learned about the battle's world).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Autopilot {
+    /// The share of its materials it may spend between two waves ([`Autopilot::with_budget`]).
+    budget: f64,
+    /// Materials it keeps back in this build phase.
+    reserve: Option<f64>,
     traffic: Option<Vec<Vec<f64>>>,
     covers: BTreeMap<(BlueprintId, Pos, u8), Vec<SegmentCover>>,
     far_from_path: Option<Vec<(i32, Pos)>>,
@@ -83,10 +87,31 @@ struct Choice {
     score: f64,
 }
 
+impl Default for Autopilot {
+    fn default() -> Self {
+        Autopilot::new()
+    }
+}
+
 impl Autopilot {
     /// A bot for a new battle.
     pub fn new() -> Autopilot {
-        Autopilot::default()
+        Autopilot::with_budget(1.0)
+    }
+
+    /// A weaker bot that spends at most `share` (0 to 1) of the materials it has at the start of
+    /// each build phase and keeps the rest: the second bot that ratings are checked against.
+    pub fn with_budget(share: f64) -> Autopilot {
+        Autopilot {
+            budget: share.clamp(0.0, 1.0),
+            reserve: None,
+            traffic: None,
+            covers: BTreeMap::new(),
+            far_from_path: None,
+            refused: BTreeSet::new(),
+            seen_log: 0,
+            build_actions: 0,
+        }
     }
 
     /// Looks at the battle and submits what it wants done at the next tick, if anything.
@@ -102,7 +127,10 @@ impl Autopilot {
             _ => None,
         };
         match (battle.phase(), &command) {
-            (Phase::Build, Some(PlayerCommand::StartWave)) => self.build_actions = 0,
+            (Phase::Build, Some(PlayerCommand::StartWave)) => {
+                self.build_actions = 0;
+                self.reserve = None;
+            }
             (Phase::Build, Some(_)) => self.build_actions += 1,
             _ => {}
         }
@@ -136,6 +164,14 @@ impl Autopilot {
         self.seen_log = log.len();
     }
 
+    /// What building `bp` costs, materials and energy together, if the battle would take the
+    /// payment and it leaves the materials kept back in this build phase.
+    fn affordable(&self, battle: &mut Battle, bp: BlueprintId) -> Option<f64> {
+        let left = battle.player().materials - battle.cost(bp).materials;
+        let price = affordable(battle, bp)?;
+        (left >= self.reserve.unwrap_or(0.0)).then_some(price)
+    }
+
     /// Whether `bp` may be tried on `tile`: the battle would take it there and never refused it.
     fn fits(&self, battle: &Battle, bp: BlueprintId, tile: Pos) -> bool {
         let id = &battle.content().blueprint(bp).id;
@@ -145,6 +181,9 @@ impl Autopilot {
 
     /// The next command between waves: a building, or the next wave.
     fn build(&mut self, battle: &mut Battle) -> Option<PlayerCommand> {
+        let budget = self.budget;
+        self.reserve
+            .get_or_insert_with(|| (1.0 - budget) * battle.player().materials);
         let next = battle.wave() as usize + 1;
         let wave = battle.config().start.waves.get(next - 1)?.clone();
         let traffic = self.traffic(battle).to_vec();
@@ -221,7 +260,7 @@ impl Autopilot {
             let Some(damage) = estimate::damage_rate(battle, bp, None) else {
                 continue;
             };
-            let Some(price) = affordable(battle, bp) else {
+            let Some(price) = self.affordable(battle, bp) else {
                 continue;
             };
             for tile in tiles(battle) {
@@ -268,7 +307,7 @@ impl Autopilot {
             ) {
                 continue;
             }
-            let Some(price) = affordable(battle, bp) else {
+            let Some(price) = self.affordable(battle, bp) else {
                 continue;
             };
             let per_wave = production(battle, bp, None);

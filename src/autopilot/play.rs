@@ -100,7 +100,11 @@ pub struct RunReport {
 
 /// Plays a battle to its end with a new autopilot.
 pub fn play_level(battle: &mut Battle) -> LevelResult {
-    let mut pilot = Autopilot::new();
+    play_level_with(battle, Autopilot::new())
+}
+
+/// Plays a battle to its end with `pilot`, a bot new to this battle.
+pub fn play_level_with(battle: &mut Battle, mut pilot: Autopilot) -> LevelResult {
     let mut wave_start = battle.tick();
     loop {
         match battle.phase() {

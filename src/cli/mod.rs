@@ -8,11 +8,13 @@ macro_rules! out {
     };
 }
 
+mod breed;
 mod check;
 mod generate;
 mod map;
 mod mods;
 mod play;
+mod rate;
 mod replay;
 mod simulate;
 mod trial;
@@ -77,6 +79,12 @@ pub enum Command {
     /// Play runs headless with the autopilot: a table per level, or with --runs the
     /// distribution of levels won.
     Simulate(simulate::SimulateArgs),
+    /// Measure a level design's difficulty: bots play it on several seeds; 0 is won without a
+    /// scratch, 1 always lost.
+    Rate(rate::RateArgs),
+    /// Breed levels with a genetic algorithm until each sits on a difficulty curve, and write
+    /// them as a level setter override a mod can ship.
+    Breed(breed::BreedArgs),
     /// Try one blueprint in a small battle: a building beside a straight path (an ability used
     /// on it), one wave of one attacker type, and what the blueprint did.
     Try(trial::TryArgs),
@@ -275,6 +283,8 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Waves(_)) => "waves",
         Some(Command::Map(_)) => "map",
         Some(Command::Simulate(_)) => "simulate",
+        Some(Command::Rate(_)) => "rate",
+        Some(Command::Breed(_)) => "breed",
         Some(Command::Try(_)) => "try",
     }
 }
@@ -303,6 +313,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Waves(args) => waves::run(&context, &args),
         Command::Map(args) => map::run(&context, &args),
         Command::Simulate(args) => simulate::run(&context, &args),
+        Command::Rate(args) => rate::run(&context, &args),
+        Command::Breed(args) => breed::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
     }?;
     context.finish()

@@ -48,6 +48,9 @@ pub const MAX_WAVES_PER_LEVEL: u32 = 200;
 /// is also how far a run can go on a level setter whose paths keep growing.
 pub const MAX_PATH_LENGTH: u32 = 256;
 
+/// The largest fuel goal, materials or energy a level design may ask for: far beyond any level.
+pub const MAX_AMOUNT: f64 = 1e6;
+
 /// Which attacker types a level's waves draw from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -176,6 +179,10 @@ pub struct LevelSetter {
     pub rarity_odds: Vec<RarityOdds>,
     /// The rules, by the level they start at, ascending from 1.
     pub levels: Vec<LevelRule>,
+    /// Levels written out whole (bred by `rampart breed`, say): a level with a design here is
+    /// played as designed instead of drawn from its rule.
+    #[serde(default)]
+    pub designs: Vec<super::LevelDesign>,
     /// The run map, one entry per act (`docs/runs.md`).
     pub acts: Vec<ActShape>,
     /// How much harder an elite battle is than an ordinary one of the same level.
@@ -297,6 +304,33 @@ pub(super) fn finish(
     (check.errors == 0).then_some(item.value)
 }
 
+/// An error in `source` at the string `value` written after offset `at` (or at the field there
+/// if not found).
+fn diagnostic(
+    source: &Source,
+    at: usize,
+    field: &str,
+    value: Option<&str>,
+    message: String,
+    help: Option<String>,
+) -> Diagnostic {
+    let quoted = value.map(|v| format!("\"{v}\""));
+    let (at, len) = match quoted
+        .as_deref()
+        .and_then(|q| source.file.text[at..].find(q))
+    {
+        Some(i) => (at + i, quoted.as_deref().map_or(1, str::len)),
+        None => (at, field.len().max(1)),
+    };
+    let d = Diagnostic::error(message)
+        .at(&source.file, at, len)
+        .for_mod(source.mod_id.clone());
+    match help {
+        Some(h) => d.help(h),
+        None => d,
+    }
+}
+
 struct Check<'a> {
     item: &'a Item<LevelSetter>,
     diagnostics: &'a mut Diagnostics,
@@ -319,22 +353,108 @@ impl Check<'_> {
         help: Option<String>,
     ) {
         let (source, at) = self.locate(rule, field);
-        let quoted = value.map(|v| format!("\"{v}\""));
-        let (at, len) = match quoted
-            .as_deref()
-            .and_then(|q| source.file.text[at..].find(q))
-        {
-            Some(i) => (at + i, quoted.as_deref().map_or(1, str::len)),
-            None => (at, field.len().max(1)),
-        };
-        let mut d = Diagnostic::error(message)
-            .at(&source.file, at, len)
-            .for_mod(source.mod_id.clone());
-        if let Some(h) = help {
-            d = d.help(h);
-        }
+        let d = diagnostic(source, at, field, value, message, help);
+        self.push(d);
+    }
+
+    /// An error at `field` (at the string `value` there, if given) of design `design`.
+    fn design_error(
+        &mut self,
+        design: usize,
+        field: &str,
+        value: Option<&str>,
+        message: String,
+        help: Option<String>,
+    ) {
+        let (source, at) = self.locate_in("designs", "level", design, field);
+        let d = diagnostic(source, at, field, value, message, help);
+        self.push(d);
+    }
+
+    fn push(&mut self, d: Diagnostic) {
         self.errors += 1;
         self.diagnostics.push(d);
+    }
+
+    /// Each level design names what exists and asks for what a level can be.
+    fn designs(&mut self, db: &ContentDb) {
+        let designs = &self.item.value.designs;
+        for (i, d) in designs.iter().enumerate() {
+            let say = |m: &str| format!("design for level {}: {m}", d.level);
+            if d.level == 0 {
+                self.design_error(i, "level", None, say("levels count from 1"), None);
+            } else if designs[..i].iter().any(|e| e.level == d.level) {
+                self.design_error(
+                    i,
+                    "level",
+                    None,
+                    say("the level has a design already"),
+                    None,
+                );
+            }
+            if db.terrain(&d.terrain).is_none() {
+                let help = did_you_mean(&d.terrain, db.terrains.iter().map(|t| t.id.as_str()));
+                let m = say(&format!("there is no terrain type `{}`", d.terrain));
+                self.design_error(i, "terrain", Some(&d.terrain), m, help);
+            }
+            for id in &d.attackers {
+                let found = db.attacker_id(id).map(|a| db.attacker(a));
+                let (message, help) = match found {
+                    Some(a) if a.size != Size::Boss => continue,
+                    Some(_) => (
+                        format!("`{id}` is a boss: bosses come only to boss levels"),
+                        None,
+                    ),
+                    None => (
+                        format!("there is no attacker type `{id}`"),
+                        did_you_mean(id, db.attackers.iter().map(|a| a.id.as_str())),
+                    ),
+                };
+                self.design_error(i, "attackers", Some(id), say(&message), help);
+            }
+            let checks = [
+                (
+                    d.attackers.is_empty(),
+                    "attackers",
+                    "it needs at least one attacker type".to_string(),
+                ),
+                (
+                    d.path_lengths.is_empty()
+                        || d.path_lengths
+                            .iter()
+                            .any(|&l| l == 0 || l > MAX_PATH_LENGTH),
+                    "path_lengths",
+                    format!(
+                        "it needs at least one path, each 1 to {MAX_PATH_LENGTH} segments long"
+                    ),
+                ),
+                (
+                    d.wave_count == 0 || d.wave_count > MAX_WAVES_PER_LEVEL,
+                    "wave_count",
+                    format!("`wave_count` must be from 1 to {MAX_WAVES_PER_LEVEL}"),
+                ),
+            ];
+            for (bad, field, message) in checks {
+                if bad {
+                    self.design_error(i, field, None, say(&message), None);
+                }
+            }
+            let amounts = [
+                ("fuel_goal", d.fuel_goal),
+                ("materials", d.materials),
+                ("energy", d.energy),
+                ("energy_cap", d.energy_cap),
+            ];
+            for (field, x) in amounts {
+                if !(x.is_finite() && (0.0..=MAX_AMOUNT).contains(&x)) {
+                    let m = say(&format!("`{field}` must be from 0 to {MAX_AMOUNT}"));
+                    self.design_error(i, field, None, m, None);
+                }
+            }
+            if let Err(e) = d.waves.validate() {
+                self.design_error(i, "waves", None, say(&e.to_string()), None);
+            }
+        }
     }
 
     /// The file that set `field` last and the field's offset — for a field of a rule, the first
@@ -422,6 +542,7 @@ impl Check<'_> {
             self.rule(i, db);
         }
         self.acts(db);
+        self.designs(db);
         for (field, harder) in [("elite", v.elite), ("boss", v.boss)] {
             let ok = |x: f64| x.is_finite() && x > 0.0 && x <= 100.0;
             if !(ok(harder.difficulty) && ok(harder.fuel_goal)) {

@@ -95,6 +95,29 @@ pub enum RunError {
         /// The highest value allowed.
         max: f64,
     },
+    /// A level design names an attacker type that no loaded mod defines, or a boss.
+    #[error("level {level}: {}{}", match boss {
+        true => format!("`{id}` is a boss: bosses come only to boss levels"),
+        false => format!("there is no attacker type `{id}`"),
+    }, hint.as_ref().map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default())]
+    NoAttacker {
+        /// The level.
+        level: u32,
+        /// The id asked for.
+        id: String,
+        /// Whether it is a boss rather than missing.
+        boss: bool,
+        /// The closest id that exists.
+        hint: Option<String>,
+    },
+    /// A level design with no paths, no waves or no attacker types.
+    #[error("level {level}: a level design needs at least one {what}")]
+    EmptyDesign {
+        /// The level.
+        level: u32,
+        /// What it lacks: `path`, `wave` or `attacker type`.
+        what: &'static str,
+    },
     /// The level's waves cannot be generated.
     #[error("level {level}: {error}")]
     Waves {

@@ -43,21 +43,20 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::battle::{Battle, Phase, Start, TypeTally};
+use crate::battle::{Battle, Phase, TypeTally};
 use crate::content::acts::NodeKind;
 use crate::content::{ContentDb, Placement, Rarity};
 use crate::diagnostics::SourceFile;
-use crate::level::{LevelSetup, WorldSetup};
+use crate::level::LevelSetup;
 use crate::mapgen::{ActMap, NodeId};
 use crate::rng::{Rng, Seed};
 use crate::waves::LevelWaves;
-use crate::worldgen::WorldParams;
 
 pub use adapt::Difficulty;
 pub use augments::AugmentOffer;
 pub use error::{RunError, SaveProblem};
 pub use events::{ChoiceState, EventVisit};
-pub use setter::{LevelKind, LevelSpec, level_seed, spawns};
+pub use setter::{LevelKind, LevelSpec, Player, level_seed, spawns};
 pub use shop::{Offer, Shop, Ware};
 
 /// The version of the save format.
@@ -218,12 +217,7 @@ impl Run {
         }
         let rules = adapt::Ascended::new(setter, config.ascension);
         let collection = match config.starting_blueprints {
-            None => content
-                .blueprints
-                .iter()
-                .filter(|b| b.rarity == Rarity::Starter && b.placement() != Placement::Fixed)
-                .map(|b| b.id.clone())
-                .collect(),
+            None => starting_collection(content),
             Some(ids) => {
                 for (i, id) in ids.iter().enumerate() {
                     check_blueprint(content, id)?;
@@ -464,37 +458,14 @@ impl Run {
         };
         let mut spec = LevelSpec::of_kind(content, self.seed, self.level, kind)?;
         spec.guard = guard;
-        let waves = spec.waves(self.seed)?;
-        let level_seed = level_seed(self.seed, self.level);
-        let mut params = WorldParams::with_lengths(spec.path_lengths.clone());
-        params.extra_branches = spec.branches;
-        let world =
-            WorldSetup::generate(content, &spec.terrain, &params, level_seed.branch("world"))
-                .map_err(|error| RunError::World {
-                    level: self.level,
-                    error,
-                })?;
-        Ok(LevelPlan {
-            level: self.level,
-            setup: LevelSetup {
-                world,
-                start: Start {
-                    seed: level_seed.branch("battle"),
-                    waves: spec.spawns(&waves),
-                    collection: Some(self.collection.clone()),
-                    hub: Some(setter.hub.clone()),
-                    materials: adapt::Ascended::new(setter, self.ascension)
-                        .materials(spec.materials),
-                    energy: spec.energy,
-                    energy_cap: spec.energy_cap,
-                    hull: self.hull,
-                    fuel_goal: spec.fuel_goal,
-                    strength: self.strength(content)?,
-                    augments: self.augments.clone(),
-                },
-            },
-            waves,
-        })
+        let player = Player {
+            collection: self.collection.clone(),
+            hull: self.hull,
+            materials: adapt::Ascended::new(setter, self.ascension).materials(spec.materials),
+            strength: self.strength(content)?,
+            augments: self.augments.clone(),
+        };
+        spec.plan(content, self.seed, player)
     }
 
     /// Takes the result of the current battle: won → its pay, its room cleared (and its key
@@ -712,6 +683,16 @@ impl Run {
 }
 
 /// Why `id` cannot start a custom run, if it cannot.
+/// The blueprints a run starts with unless told otherwise: every starter the player places.
+pub fn starting_collection(content: &ContentDb) -> Vec<String> {
+    content
+        .blueprints
+        .iter()
+        .filter(|b| b.rarity == Rarity::Starter && b.placement() != Placement::Fixed)
+        .map(|b| b.id.clone())
+        .collect()
+}
+
 fn check_blueprint(content: &ContentDb, id: &str) -> Result<(), RunError> {
     let Some(b) = content.blueprint_id(id) else {
         let hint =

@@ -2,18 +2,39 @@
 //! level number, everything that level is — its paths, terrain type, fuel goal, starting
 //! resources, attacker types and wave parameters.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-use super::RunError;
-use crate::battle::{WaveSpawn, WaveSpawns};
-use crate::content::{ContentDb, LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL, Size};
+use super::{LevelPlan, RunError};
+use crate::battle::{Start, WaveSpawn, WaveSpawns};
+use crate::content::{
+    ContentDb, LevelDesign, LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL, Size,
+};
+use crate::level::{LevelSetup, WorldSetup};
 use crate::rng::Seed;
 use crate::waves::{AttackerPool, LevelWaves, Wave, WaveParams, level_waves};
+use crate::worldgen::WorldParams;
 
 /// The seed of level `level` of a run: `run → "level" / level`. The level's world, waves and
 /// battle branch from it (`docs/architecture.md`, the seed tree).
 pub fn level_seed(run_seed: u64, level: u32) -> Seed {
     Seed(run_seed).branch("level").index(u64::from(level))
+}
+
+/// The player's side of a level's set-up: what the run brings into the battle.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Player {
+    /// The blueprints the player has.
+    pub collection: Vec<String>,
+    /// Hull at the start of the battle.
+    pub hull: f64,
+    /// Materials at the start of the battle.
+    pub materials: f64,
+    /// Multipliers of attacker types' HP (the adaptive difficulty).
+    pub strength: BTreeMap<String, f64>,
+    /// The augments of the player's blueprints.
+    pub augments: BTreeMap<String, Vec<String>>,
 }
 
 /// What kind of battle a level is.
@@ -79,6 +100,22 @@ impl LevelSpec {
         level: u32,
         kind: LevelKind,
     ) -> Result<LevelSpec, RunError> {
+        LevelSpec::make(content, run_seed, level, kind, true)
+    }
+
+    /// Level `level` as its rule draws it for the run with seed `run_seed`, even where the level
+    /// setter has a design for it: what `rampart breed` draws its levels' parts from.
+    pub fn drawn(content: &ContentDb, run_seed: u64, level: u32) -> Result<LevelSpec, RunError> {
+        LevelSpec::make(content, run_seed, level, LevelKind::Normal, false)
+    }
+
+    fn make(
+        content: &ContentDb,
+        run_seed: u64,
+        level: u32,
+        kind: LevelKind,
+        designs: bool,
+    ) -> Result<LevelSpec, RunError> {
         let setter = setter(content)?;
         let harder = match &kind {
             LevelKind::Normal => None,
@@ -97,6 +134,13 @@ impl LevelSpec {
             harder.map_or((1.0, 1.0), |h| (h.difficulty, h.fuel_goal));
         if level == 0 {
             return Err(RunError::LevelZero);
+        }
+        if let Some(design) = setter.designs.iter().find(|d| designs && d.level == level) {
+            let mut spec = LevelSpec::of_design(content, design)?;
+            spec.kind = kind;
+            spec.fuel_goal *= harder_fuel;
+            scale(&mut spec.params, harder_difficulty);
+            return Ok(spec);
         }
         let (rule, steps) = setter.rule(level);
         let mut rng = level_seed(run_seed, level).branch("setup").rng();
@@ -149,12 +193,11 @@ impl LevelSpec {
         }
         let wave_count = wave_count as u32;
 
-        let difficulty = rule.difficulty.at(steps).max(0.0) * harder_difficulty;
         let mut params = rule.waves.clone();
-        for growth in [&mut params.capacity, &mut params.rate] {
-            growth.first *= difficulty;
-            growth.per_wave *= difficulty;
-        }
+        scale(
+            &mut params,
+            rule.difficulty.at(steps).max(0.0) * harder_difficulty,
+        );
 
         Ok(LevelSpec {
             level,
@@ -170,6 +213,116 @@ impl LevelSpec {
             wave_count,
             params,
             pool: pool(content, rule, steps, level, &mut rng)?,
+        })
+    }
+
+    /// A level played as `design` says (an ordinary battle). Refuses attacker types that do not
+    /// exist or are bosses, and a design without paths, waves or attacker types.
+    pub fn of_design(content: &ContentDb, design: &LevelDesign) -> Result<LevelSpec, RunError> {
+        let level = design.level;
+        if level == 0 {
+            return Err(RunError::LevelZero);
+        }
+        let empty = |what| Err(RunError::EmptyDesign { level, what });
+        if design.path_lengths.is_empty() {
+            return empty("path");
+        }
+        if design.wave_count == 0 {
+            return empty("wave");
+        }
+        if design.attackers.is_empty() {
+            return empty("attacker type");
+        }
+        if let Some(&length) = design.path_lengths.iter().max()
+            && length > MAX_PATH_LENGTH
+        {
+            return Err(RunError::PathTooLong {
+                level,
+                length: i64::from(length),
+            });
+        }
+        if design.wave_count > MAX_WAVES_PER_LEVEL {
+            return Err(RunError::TooManyWaves {
+                level,
+                waves: f64::from(design.wave_count),
+            });
+        }
+        let mut types = Vec::new();
+        for id in &design.attackers {
+            let found = content.attacker_id(id).map(|a| content.attacker(a));
+            match found {
+                Some(a) if a.size != Size::Boss => types.push(a),
+                _ => {
+                    let names = content.attackers.iter().map(|a| a.id.as_str());
+                    return Err(RunError::NoAttacker {
+                        level,
+                        id: id.clone(),
+                        boss: found.is_some(),
+                        hint: match found {
+                            Some(_) => None,
+                            None => crate::diagnostics::closest(id, names).map(str::to_string),
+                        },
+                    });
+                }
+            }
+        }
+        let pool =
+            AttackerPool::from_types(types).map_err(|error| RunError::Waves { level, error })?;
+        Ok(LevelSpec {
+            level,
+            kind: LevelKind::Normal,
+            guard: None,
+            terrain: design.terrain.clone(),
+            path_lengths: design.path_lengths.clone(),
+            branches: design.branches,
+            fuel_goal: design.fuel_goal,
+            materials: design.materials,
+            energy: design.energy,
+            energy_cap: design.energy_cap,
+            wave_count: design.wave_count,
+            params: design.waves.clone(),
+            pool,
+        })
+    }
+
+    /// The level set up for a run with seed `run_seed` and the `player`'s side: its world
+    /// (`level seed → "world"`), its waves and the battle's start (`level seed → "battle"`).
+    pub fn plan(
+        &self,
+        content: &ContentDb,
+        run_seed: u64,
+        player: Player,
+    ) -> Result<LevelPlan, RunError> {
+        let setter = setter(content)?;
+        let waves = self.waves(run_seed)?;
+        let level_seed = level_seed(run_seed, self.level);
+        let mut params = WorldParams::with_lengths(self.path_lengths.clone());
+        params.extra_branches = self.branches;
+        let world =
+            WorldSetup::generate(content, &self.terrain, &params, level_seed.branch("world"))
+                .map_err(|error| RunError::World {
+                    level: self.level,
+                    error,
+                })?;
+        Ok(LevelPlan {
+            level: self.level,
+            setup: LevelSetup {
+                world,
+                start: Start {
+                    seed: level_seed.branch("battle"),
+                    waves: self.spawns(&waves),
+                    collection: Some(player.collection),
+                    hub: Some(setter.hub.clone()),
+                    materials: player.materials,
+                    energy: self.energy,
+                    energy_cap: self.energy_cap,
+                    hull: player.hull,
+                    fuel_goal: self.fuel_goal,
+                    strength: player.strength,
+                    augments: player.augments,
+                },
+            },
+            waves,
         })
     }
 
@@ -190,8 +343,16 @@ impl LevelSpec {
     }
 }
 
+/// Multiplies the waves' value capacity and rate, first value and growth alike, by `factor`.
+pub fn scale(params: &mut WaveParams, factor: f64) {
+    for growth in [&mut params.capacity, &mut params.rate] {
+        growth.first *= factor;
+        growth.per_wave *= factor;
+    }
+}
+
 /// The content's level setter, or why there is none.
-pub(super) fn setter(content: &ContentDb) -> Result<&LevelSetter, RunError> {
+pub fn setter(content: &ContentDb) -> Result<&LevelSetter, RunError> {
     content.levels.as_ref().ok_or(RunError::NoLevelSetter)
 }
 

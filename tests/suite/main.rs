@@ -8,6 +8,7 @@ mod waves_common;
 
 mod architecture;
 mod autopilot;
+mod balance;
 mod battle_combat;
 mod battle_describe;
 mod battle_lua_api;
