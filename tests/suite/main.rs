@@ -27,6 +27,8 @@ mod docs;
 mod example_frost;
 mod fuzz;
 mod generate_cli;
+mod hexgen_invariants;
+mod hexmap_cli;
 mod hostile;
 mod level_regenerate;
 mod levels;
