@@ -54,7 +54,7 @@ impl Level {
         x == 0 || y == 0 || x == self.w - 1 || y == self.h - 1
     }
 
-    /// The digest's rule: odd rows touch `x` and `x + 1` above and below, even rows `x − 1`
+    /// The odd-r rule: odd rows touch `x` and `x + 1` above and below, even rows `x − 1`
     /// and `x`.
     fn neighbours(&self, (x, y): Pos) -> Vec<Pos> {
         let lean = if y % 2 == 1 { 0 } else { -1 };
