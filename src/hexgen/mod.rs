@@ -54,16 +54,6 @@ pub enum Tile {
 }
 
 impl Tile {
-    /// Every tile, in the order of their letters in the JSON.
-    pub const ALL: [Tile; 6] = [
-        Tile::Grass,
-        Tile::Mountain,
-        Tile::Water,
-        Tile::Forest,
-        Tile::Bushes,
-        Tile::Stone,
-    ];
-
     /// The types that are spawned, in the default order.
     pub const SPAWN_ORDER: [Tile; 5] = [
         Tile::Mountain,
@@ -219,11 +209,6 @@ pub struct HexMap {
 }
 
 impl HexMap {
-    /// The level's hex grid.
-    pub fn hex(&self) -> Hex {
-        Hex(self.params.size())
-    }
-
     /// How many tiles of `tile` the level has.
     pub fn count(&self, tile: Tile) -> usize {
         self.tiles.iter().filter(|&&t| t == tile).count()

@@ -300,7 +300,7 @@ fn check_level(p: &HexParams, seed: u64) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, max_shrink_iters: 500, ..ProptestConfig::default() })]
 
     /// Small levels of every shape, every configuration.
     #[test]
@@ -314,7 +314,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, max_shrink_iters: 500, ..ProptestConfig::default() })]
 
     /// The preset sizes, every configuration.
     #[test]

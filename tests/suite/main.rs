@@ -6,6 +6,7 @@
 mod common;
 mod waves_common;
 
+mod access_repair;
 mod architecture;
 mod autopilot;
 mod battle_combat;
