@@ -30,7 +30,7 @@ pub enum Verdict {
 
 /// The search, with its buffers kept between checks (a generator runs one check per impassable
 /// tile it tries).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Checker {
     /// `reached[c] == epoch` when cell `c` was reached in the current check.
     reached: Vec<u32>,
@@ -55,8 +55,14 @@ impl Checker {
         Checker {
             reached: vec![0; cells],
             target: vec![0; cells],
+            epoch: 0,
             buckets: vec![Vec::new(); (size.width + size.height + 1) as usize],
-            ..Checker::default()
+            lowest: 0,
+            highest: 0,
+            targets: [0; 6],
+            found: [false; 6],
+            count: 0,
+            missing: 0,
         }
     }
 
