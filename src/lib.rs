@@ -8,6 +8,7 @@
 /// Simulation ticks per second of game time. Times in content files are in ticks.
 pub const TICKS_PER_SECOND: u64 = 20;
 
+pub mod access;
 pub mod autopilot;
 pub mod balance;
 pub mod battle;
@@ -17,6 +18,7 @@ pub mod client;
 pub mod content;
 pub mod diagnostics;
 pub mod files;
+pub mod hexgen;
 pub mod level;
 pub mod lua;
 pub mod mapgen;
@@ -27,5 +29,6 @@ pub mod ron_file;
 pub mod run;
 pub mod terrain;
 pub mod text;
+pub mod topology;
 pub mod waves;
 pub mod worldgen;

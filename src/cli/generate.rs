@@ -121,10 +121,7 @@ fn generate_once(
         .terrain(terrain_id)
         .ok_or_else(|| Failure::error(format!("the terrain type `{terrain_id}` is gone")))?;
     let world = generate_world(params, terrain, Seed(args.seed)).map_err(Failure::error)?;
-    if let Some(png) = &args.png {
-        std::fs::write(png, render_png(&world, terrain))
-            .map_err(|e| Failure::error(format!("cannot write {}: {e}", png.display())))?;
-    }
+    super::write_png(args.png.as_deref(), || render_png(&world, terrain))?;
     match args.json.as_deref() {
         Some("-") => {
             let mut out = std::io::stdout().lock();

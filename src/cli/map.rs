@@ -33,10 +33,7 @@ pub fn run(context: &Context, args: &MapArgs) -> Result<(), Failure> {
     let content = context.load_content();
     let mut map = act_map(&content, args.seed, args.act).map_err(Failure::error)?;
     explore_all(&mut map).map_err(Failure::error)?;
-    if let Some(path) = &args.png {
-        std::fs::write(path, render_png(&map))
-            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
-    }
+    super::write_png(args.png.as_deref(), || render_png(&map))?;
     let json = serde_json::to_string_pretty(&MapJson::new(&map)).expect("a map serialises");
     write_output(args.json.as_deref(), &json, || summary(&map))
 }

@@ -11,6 +11,7 @@ macro_rules! out {
 mod breed;
 mod check;
 mod generate;
+mod hexmap;
 mod map;
 mod mods;
 mod play;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Generate one act's run map, explored whole by an agent that takes every open door, and
     /// print a summary, write it as JSON or draw it as a PNG.
     Map(map::MapArgs),
+    /// Generate one hex level in which every tile can be reached from the start (the hex
+    /// accessibility generator) and print it, write it as JSON or draw it as a PNG.
+    Hexmap(hexmap::HexmapArgs),
     /// Play runs headless with the autopilot: a table per level, or with --runs the
     /// distribution of levels won.
     Simulate(simulate::SimulateArgs),
@@ -282,6 +286,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Replay(_)) => "replay",
         Some(Command::Waves(_)) => "waves",
         Some(Command::Map(_)) => "map",
+        Some(Command::Hexmap(_)) => "hexmap",
         Some(Command::Simulate(_)) => "simulate",
         Some(Command::Rate(_)) => "rate",
         Some(Command::Breed(_)) => "breed",
@@ -312,6 +317,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Replay(args) => replay::run(&context, &args),
         Command::Waves(args) => waves::run(&context, &args),
         Command::Map(args) => map::run(&context, &args),
+        Command::Hexmap(args) => hexmap::run(&args),
         Command::Simulate(args) => simulate::run(&context, &args),
         Command::Rate(args) => rate::run(&context, &args),
         Command::Breed(args) => breed::run(&context, &args),
@@ -372,6 +378,18 @@ pub fn write_output(
             out!("{}", text());
         }
         None => out!("{}", text()),
+    }
+    Ok(())
+}
+
+/// Writes the picture `png()` to the `--png` target, if one was given.
+pub fn write_png(
+    target: Option<&std::path::Path>,
+    png: impl FnOnce() -> Vec<u8>,
+) -> Result<(), Failure> {
+    if let Some(path) = target {
+        std::fs::write(path, png())
+            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
 }

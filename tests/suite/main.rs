@@ -6,6 +6,7 @@
 mod common;
 mod waves_common;
 
+mod access_repair;
 mod architecture;
 mod autopilot;
 mod balance;
@@ -28,6 +29,8 @@ mod docs;
 mod example_frost;
 mod fuzz;
 mod generate_cli;
+mod hexgen_invariants;
+mod hexmap_cli;
 mod hostile;
 mod level_regenerate;
 mod levels;
