@@ -118,8 +118,9 @@ pub struct Bred {
     pub rating: Rating,
     /// The window it was accepted in: |difficulty − target| ≤ window.
     pub window: f64,
-    /// How far from the target a new measurement on other seeds may land: the window plus two
-    /// standard errors of the rating (about 95 % of re-measurements, for plays this many).
+    /// How far from the target a new measurement with as many plays on other seeds may land:
+    /// the window plus two standard errors of the difference of two such measurements (√2 times
+    /// the rating's), so about 95 % of re-measurements land inside if the rating is unbiased.
     pub tolerance: f64,
     /// Every generation.
     pub generations: Vec<Generation>,
@@ -188,7 +189,7 @@ impl Breeder {
                 return Ok(Bred {
                     design: population.swap_remove(best),
                     target,
-                    tolerance: window + 2.0 * rating.std_error,
+                    tolerance: window + 2.0 * std::f64::consts::SQRT_2 * rating.std_error,
                     rating,
                     window,
                     generations,

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use rampart::balance::plot::Series;
-use rampart::balance::{Bred, Breeder, Curve, Rating, Selection, rate, rate_setter};
+use rampart::balance::{Bred, Breeder, Curve, Generation, Rating, Selection, rate, rate_setter};
 use rampart::diagnostics::SourceFile;
 
 use super::rate::{Bots, parse_bots};
@@ -116,6 +117,11 @@ struct Override<'a> {
 
 /// Runs the command.
 pub fn run(context: &Context, args: &BreedArgs) -> Result<(), Failure> {
+    let [bot] = args.bot.0[..] else {
+        return Err(Failure::error(
+            "breeding rates with one bot: --bot autopilot or --bot frugal",
+        ));
+    };
     let curve = read_curve(&args.curve)?;
     let content = Arc::new(context.load_content());
     let Some(setter) = content.levels.as_ref() else {
@@ -127,7 +133,7 @@ pub fn run(context: &Context, args: &BreedArgs) -> Result<(), Failure> {
         rating_seed: args.rating_seed,
         seed: args.seed,
         selection: args.selection,
-        bot: args.bot.0[0],
+        bot,
         ..Breeder::default()
     };
     let fresh = breeder.rating_seed.saturating_add(breeder.plays);
@@ -135,13 +141,9 @@ pub fn run(context: &Context, args: &BreedArgs) -> Result<(), Failure> {
     let mut levels = Vec::new();
     for level in args.levels.0..=args.levels.1 {
         let target = curve.target(level);
+        let progress = Progress::new(level, target);
         let outcome = args.jobs.install(|| {
-            let bred = breeder.breed(&content, level, target, |g| {
-                eprintln!(
-                    "level {level}: generation {}, nearest {:.3} from the target {target:.2} (window ±{:.2})",
-                    g.number, g.best_error, g.window
-                );
-            })?;
+            let bred = breeder.breed(&content, level, target, |g| progress.show(g))?;
             let recheck = rate(&content, &bred.design, breeder.bot, fresh.clone())?;
             let setter = rate_setter(&content, level, breeder.bot, fresh.clone())?;
             Ok::<_, rampart::run::RunError>(Outcome {
@@ -151,6 +153,7 @@ pub fn run(context: &Context, args: &BreedArgs) -> Result<(), Failure> {
                 setter,
             })
         })?;
+        progress.finish(&outcome);
         levels.push(outcome.map_err(|e| Failure::error(format!("level {level}: {e}")))?);
     }
     if let Some(path) = &args.out {
@@ -221,6 +224,57 @@ fn plot(r: &Report) -> Result<Vec<u8>, String> {
     )
     .to_lowercase();
     rampart::balance::plot::plot(&title, &series)
+}
+
+/// Progress of one level's breeding on standard error: a line redrawn in place on a terminal,
+/// a line per generation elsewhere (a log shows them all).
+struct Progress {
+    level: u32,
+    target: f64,
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    fn new(level: u32, target: f64) -> Progress {
+        let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                    .expect("a valid template"),
+            );
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        });
+        Progress { level, target, bar }
+    }
+
+    fn show(&self, g: &Generation) {
+        let line = format!(
+            "level {}: generation {}, nearest {:.3} from the target {:.2} (window ±{:.2})",
+            self.level, g.number, g.best_error, self.target, g.window
+        );
+        match &self.bar {
+            Some(bar) => bar.set_message(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    fn finish<E>(&self, outcome: &Result<Outcome, E>) {
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        match outcome {
+            Ok(o) => bar.finish_with_message(format!(
+                "level {}: difficulty {:.3} for the target {:.2} after {} generations; {:.3} on fresh seeds",
+                self.level,
+                o.bred.rating.difficulty,
+                self.target,
+                o.bred.generations.len(),
+                o.recheck.difficulty
+            )),
+            Err(_) => bar.finish_and_clear(),
+        }
+    }
 }
 
 fn read_curve(name: &str) -> Result<Curve, Failure> {

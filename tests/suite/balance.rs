@@ -161,7 +161,8 @@ fn breeding_is_the_same_on_one_thread_or_two_and_its_level_is_played_by_the_sett
     let one = breed(1);
     assert_eq!(one, breed(2));
     assert!(one.rating.difficulty <= one.window);
-    assert_eq!(one.tolerance, one.window + 2.0 * one.rating.std_error);
+    let two_errors = 2.0 * std::f64::consts::SQRT_2 * one.rating.std_error;
+    assert_eq!(one.tolerance, one.window + two_errors);
 
     // As a mod's level setter override, the design is what level 1 plays.
     let levels = format!(
@@ -268,4 +269,67 @@ fn rate_plays_a_design_file_with_both_bots_and_points_at_its_mistakes() {
         assert!(stderr.contains(&format!("level.ron{at}")), "{at}: {stderr}");
         assert!(stderr.contains(needle), "{needle}: {stderr}");
     }
+}
+
+#[test]
+fn breed_writes_levels_a_mod_can_ship_and_refuses_a_bad_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let curve = dir.path().join("curve.ron");
+    std::fs::write(&curve, "(targets: [0.0])").unwrap();
+    let shipped = dir.path().join("mods/bred");
+    std::fs::create_dir_all(&shipped).unwrap();
+    std::fs::write(
+        shipped.join("mod.ron"),
+        r#"(id: "bred", name: "Bred", version: "0.1.0", dependencies: [(id: "core")])"#,
+    )
+    .unwrap();
+    let levels = shipped.join("levels.ron");
+    let out = rampart(&[
+        "breed",
+        "--curve",
+        curve.to_str().unwrap(),
+        "--levels",
+        "1",
+        "--seed",
+        "3",
+        "--population",
+        "4",
+        "--plays",
+        "2",
+        "--out",
+        levels.to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("level 1: generation 0"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let level = &report["levels"][0];
+    assert_eq!(level["target"], 0.0);
+    for field in ["recheck", "setter"] {
+        let d = level[field]["difficulty"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&d), "{field}: {level}");
+    }
+    // The override loads as a mod, and its design is what level 1 plays.
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(["--mods-dir", dir.path().join("mods").to_str().unwrap(), "check"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", dir.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let text = std::fs::read_to_string(&levels).unwrap();
+    assert!(text.contains("overrides: \"core:levels\""), "{text}");
+    assert!(text.contains(level["design"]["terrain"].as_str().unwrap()), "{text}");
+
+    std::fs::write(&curve, "(targets: [0.2, 1.5])").unwrap();
+    let bad = rampart(&["breed", "--curve", curve.to_str().unwrap(), "--seed", "1"]);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the target of level 2 is 1.5"), "{stderr}");
+    std::fs::write(&curve, "(targets: [0.2,, 0.3])").unwrap();
+    let bad = rampart(&["breed", "--curve", curve.to_str().unwrap(), "--seed", "1"]);
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("curve.ron:1:"), "{stderr}");
 }
