@@ -413,6 +413,11 @@ fn plateaus_worlds_follow_the_rules() {
 }
 
 #[test]
+fn delta_worlds_follow_the_rules() {
+    sweep("delta");
+}
+
+#[test]
 fn same_seed_gives_the_same_bytes() {
     let terrain = terrain("hills");
     let params = WorldParams::default();
