@@ -526,7 +526,22 @@ impl Map<'_> {
                 kept += 1;
             }
         }
+        // A bridge whose far bank was undone joins land round a corner, not across: it is
+        // filled in as plains, which keeps the same tiles connected.
+        for &b in &fix.bridges {
+            let p = g.pos(b as usize);
+            if self.layers[b as usize] == Layer::Bridge && !self.has_banks(p) {
+                self.layers[b as usize] = Layer::Plains;
+            }
+        }
         kept
+    }
+
+    /// Whether both neighbours of `p` along one axis are inside the world and crossable.
+    fn has_banks(&self, p: Pos) -> bool {
+        let bank = |q: Pos| self.grid.contains(q) && self.at(q).crossable();
+        (bank(Pos::new(p.x - 1, p.y)) && bank(Pos::new(p.x + 1, p.y)))
+            || (bank(Pos::new(p.x, p.y - 1)) && bank(Pos::new(p.x, p.y + 1)))
     }
 }
 

@@ -9,24 +9,20 @@
 //! ```
 
 use rampart::autopilot::{LevelResult, play_level};
-use rampart::diagnostics::SourceFile;
 use rampart::rng::Seed;
 use rampart::run::{LevelSpec, Player, starting_collection};
-use rampart::terrain::{Generator, TerrainType, parse_terrain};
+use rampart::terrain::{Generator, TerrainType};
 use rampart::worldgen::layered::{Layer, MAX_SEA_DEPTH, connected, lay_out};
-use rampart::worldgen::{Pos, WorldGenerator, WorldParams, generate_world};
+use rampart::worldgen::{Pos, WorldGenerator, WorldParams, generate_world, regenerate_terrain};
 
 fn seeds() -> u64 {
-    if cfg!(debug_assertions) { 60 } else { 2000 }
+    if cfg!(debug_assertions) { 200 } else { 1000 }
 }
 
+use crate::worldgen_invariants::terrain as core_terrain;
+
 fn delta() -> TerrainType {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/mods/core/terrain/delta.terrain"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    parse_terrain("core:delta", &SourceFile::new(path, text)).unwrap()
+    core_terrain("delta")
 }
 
 #[test]
@@ -42,6 +38,7 @@ fn layered_maps_keep_their_rules() {
     let generator = WorldGenerator::new(&terrain);
     let params = WorldParams::default();
     let (mut repairs, mut repaired_tiles, mut sea_rows) = (0, 0, 0);
+    let mut counts = [0u32; 6];
     let mut depth_seen = [0u32; 9];
     for seed in 0..seeds() {
         let (world, inputs) = generator.generate_traced(&params, Seed(seed)).unwrap();
@@ -110,15 +107,26 @@ fn layered_maps_keep_their_rules() {
             map.placed.0 <= sea && map.placed.1 <= mountains,
             "{ctx}: over budget"
         );
+        for &l in layers {
+            counts[l as usize] += 1;
+        }
         repairs += u32::from(map.repaired > 0);
         repaired_tiles += map.repaired;
         sea_rows += map.sea_depths.len();
     }
+    let per_map = counts.map(|c| f64::from(c) / seeds() as f64);
     println!(
         "layered: {} maps, {repairs} needed a repair ({repaired_tiles} tiles changed); \
-         {sea_rows} sea rows, depths 1..8: {:?}",
+         {sea_rows} sea rows, depths 1..8: {:?}; tiles per map: plains {:.1}, bridge {:.1}, \
+         fort {:.1}, river {:.1}, sea {:.1}, mountain {:.1}",
         seeds(),
-        &depth_seen[1..]
+        &depth_seen[1..],
+        per_map[0],
+        per_map[1],
+        per_map[2],
+        per_map[3],
+        per_map[4],
+        per_map[5],
     );
 }
 
@@ -171,4 +179,20 @@ fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
     // Whether it wins is balance; that the battle runs to a result on the layered world is not.
     assert_ne!(result, LevelResult::Stalled, "run seed {seed}");
     println!("run seed {seed}, level 1 on core:delta: {result:?}");
+}
+
+#[test]
+fn hot_reload_puts_delta_under_existing_paths() {
+    let hills = core_terrain("hills");
+    let world = generate_world(&WorldParams::default(), &hills, Seed(5)).unwrap();
+    let delta_world = regenerate_terrain(&world, &delta(), 1).unwrap();
+    assert_eq!(delta_world.terrain, "core:delta");
+    assert_eq!(delta_world.network, world.network);
+    let grid = delta_world.grid;
+    for p in grid.tiles() {
+        if world.network.distance[grid.index(p)].is_some() {
+            assert!(!delta_world.blocked_surface[grid.index(p)], "{p:?}");
+            assert!(delta_world.obstacle(p).is_none(), "{p:?}");
+        }
+    }
 }
