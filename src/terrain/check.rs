@@ -226,7 +226,9 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
                 .filter_map(|m| module(&mut c, &ctx, m))
                 .collect()
         }
-        None if generator == Generator::Layered => Vec::new(),
+        // Only the wave function collapse needs modules; after an unknown generator, saying that
+        // they are missing would only repeat that error.
+        None if generator != Some(Generator::Wfc) => Vec::new(),
         None => {
             c.missing_top(
                 "modules",
@@ -262,7 +264,7 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
     Ok(TerrainType {
         id: id.to_string(),
         display_name: display_name.unwrap_or_default(),
-        generator,
+        generator: generator.unwrap_or_default(),
         free_surfaces,
         blocked_surfaces,
         free_edges,
@@ -278,19 +280,20 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
 
 /// The `generator` property, and what the layered generator needs of the rest of the file: three
 /// free surfaces (plains, bridge, fort), three blocked ones (river, sea, mountain), a blocked edge
-/// type for the shores and cliffs, and a level above 0 for the mountains.
+/// type for the shores and cliffs, and a level above 0 for the mountains. `None` for an unknown
+/// generator (reported).
 fn generator(
     c: &mut Checker<'_>,
     raw: &Raw,
     free: &[char],
     blocked: &[char],
     blocked_edges: &[char],
-) -> Generator {
+) -> Option<Generator> {
     let Some(g) = &raw.generator else {
-        return Generator::Wfc;
+        return Some(Generator::Wfc);
     };
     match g.value.as_str() {
-        "wfc" => Generator::Wfc,
+        "wfc" => Some(Generator::Wfc),
         "layered" => {
             let too_few = [
                 (free.len() < 3, "three free surfaces (plains, bridge, fort)"),
@@ -318,7 +321,7 @@ fn generator(
                      blocked ones river, sea and mountain",
                 );
             }
-            Generator::Layered
+            Some(Generator::Layered)
         }
         other => {
             c.error(
@@ -329,7 +332,7 @@ fn generator(
             if let Some(hint) = did_you_mean(other, ["wfc", "layered"]) {
                 c.help(hint);
             }
-            Generator::Wfc
+            None
         }
     }
 }

@@ -196,3 +196,30 @@ fn hot_reload_puts_delta_under_existing_paths() {
         }
     }
 }
+
+#[test]
+fn layered_worlds_come_in_every_size() {
+    let terrain = delta();
+    for (width, height, lengths) in [
+        (7, 7, vec![8]),
+        (24, 11, vec![20, 24]),
+        (64, 64, vec![60, 70, 80]),
+    ] {
+        let mut params = WorldParams::with_lengths(lengths);
+        params.width = width;
+        params.height = height;
+        for seed in 0..4 {
+            let world = generate_world(&params, &terrain, Seed(seed))
+                .unwrap_or_else(|e| panic!("{width}×{height} seed {seed}: {e}"));
+            let grid = world.grid;
+            for p in grid.tiles() {
+                if world.network.distance[grid.index(p)].is_some() {
+                    assert!(
+                        !world.blocked_surface[grid.index(p)],
+                        "{width}×{height} {p:?}"
+                    );
+                }
+            }
+        }
+    }
+}

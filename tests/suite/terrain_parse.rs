@@ -444,6 +444,11 @@ fn generator_mistakes_point_at_the_generator() {
     );
     let d = one_error(&typo, "unknown generator `layerd`", 2, 11);
     assert!(d.render(false).contains("did you mean `layered`?"));
+    // Without modules, the unknown generator is still the only error.
+    let start = typo.find("modules {").unwrap();
+    let end = typo.find("obstacles {").unwrap();
+    let no_modules = format!("{}{}", &typo[..start], &typo[end..]);
+    one_error(&no_modules, "unknown generator `layerd`", 2, 11);
     let short = BASE
         .replacen(
             "display_name Base\n",
