@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use super::parse::{Raw, RawFractal, RawModule, RawNode, RawObstacle, RawScatter, Sp};
 use super::{
-    CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Module, NE, NW, NoiseExpr,
-    Obstacle, ObstacleKind, SE, SW, ScatterModel, Shape, TerrainType, Variants,
+    CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Generator, Module, NE, NW,
+    NoiseExpr, Obstacle, ObstacleKind, SE, SW, ScatterModel, Shape, TerrainType, Variants,
 };
 use crate::diagnostics::{Diagnostic, SourceFile, did_you_mean};
 
@@ -207,6 +207,13 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         free_edges: &free_edges,
         max_height,
     };
+    let generator = generator(
+        &mut c,
+        &raw,
+        &free_surfaces,
+        &blocked_surfaces,
+        &blocked_edges,
+    );
     let modules = match &raw.modules {
         Some(list) => {
             if list.value.is_empty() {
@@ -219,6 +226,9 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
                 .filter_map(|m| module(&mut c, &ctx, m))
                 .collect()
         }
+        // Only the wave function collapse needs modules; after an unknown generator, saying that
+        // they are missing would only repeat that error.
+        None if generator != Some(Generator::Wfc) => Vec::new(),
         None => {
             c.missing_top(
                 "modules",
@@ -254,6 +264,7 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
     Ok(TerrainType {
         id: id.to_string(),
         display_name: display_name.unwrap_or_default(),
+        generator: generator.unwrap_or_default(),
         free_surfaces,
         blocked_surfaces,
         free_edges,
@@ -265,6 +276,65 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         phases,
         scatter,
     })
+}
+
+/// The `generator` property, and what the layered generator needs of the rest of the file: three
+/// free surfaces (plains, bridge, fort), three blocked ones (river, sea, mountain), a blocked edge
+/// type for the shores and cliffs, and a level above 0 for the mountains. `None` for an unknown
+/// generator (reported).
+fn generator(
+    c: &mut Checker<'_>,
+    raw: &Raw,
+    free: &[char],
+    blocked: &[char],
+    blocked_edges: &[char],
+) -> Option<Generator> {
+    let Some(g) = &raw.generator else {
+        return Some(Generator::Wfc);
+    };
+    match g.value.as_str() {
+        "wfc" => Some(Generator::Wfc),
+        "layered" => {
+            let too_few = [
+                (free.len() < 3, "three free surfaces (plains, bridge, fort)"),
+                (
+                    blocked.len() < 3,
+                    "three blocked surfaces (river, sea, mountain)",
+                ),
+                (
+                    blocked_edges.is_empty(),
+                    "a blocked edge type (shores and cliffs)",
+                ),
+                (
+                    raw.max_height.as_ref().is_some_and(|h| h.value == 0),
+                    "`max_height` of at least 1 (mountains stand above the plains)",
+                ),
+            ];
+            for (_, needs) in too_few.iter().filter(|(short, _)| *short) {
+                c.error(
+                    g,
+                    format!("the layered generator needs {needs}"),
+                    "layered here",
+                );
+                c.help(
+                    "the first three free surfaces are plains, bridge and fort, the first three \
+                     blocked ones river, sea and mountain",
+                );
+            }
+            Some(Generator::Layered)
+        }
+        other => {
+            c.error(
+                g,
+                format!("unknown generator `{other}`"),
+                "expected `wfc` or `layered`",
+            );
+            if let Some(hint) = did_you_mean(other, ["wfc", "layered"]) {
+                c.help(hint);
+            }
+            None
+        }
+    }
 }
 
 fn check_unique<'a>(c: &mut Checker<'_>, names: impl Iterator<Item = &'a Sp<String>>, what: &str) {

@@ -7,7 +7,8 @@
 //!
 //! Extensions to the thesis's format (documented in `docs/worldgen.md`): keys may be letters or
 //! digits, `collision` is optional, a `surface_colors { G 4c9a3f ... }` block gives colours for
-//! pictures and the client, and `obstacles` / `scatterer` may be left out (no obstacles / models).
+//! pictures and the client, `obstacles` / `scatterer` may be left out (no obstacles / models), and
+//! `generator layered` swaps the wave function collapse for the layered generator.
 
 mod check;
 mod parse;
@@ -25,6 +26,8 @@ pub struct TerrainType {
     pub id: String,
     /// The name shown to players.
     pub display_name: String,
+    /// Which generator builds the terrain around the paths.
+    pub generator: Generator,
     /// Surfaces that paths, buildings and obstacles may use, in declaration order.
     pub free_surfaces: Vec<char>,
     /// Surfaces nothing may use (water, lava, ...), in declaration order.
@@ -81,6 +84,20 @@ impl TerrainType {
     pub fn obstacle_index(&self, name: &str) -> Option<usize> {
         self.obstacles.iter().position(|o| o.name == name)
     }
+}
+
+/// The terrain generator a terrain type asks for (`generator wfc|layered`; WFC when not given).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Generator {
+    /// Wave function collapse over the type's modules (thesis 3.4).
+    #[default]
+    Wfc,
+    /// River, sea, mountain clusters, woods and forts laid in layers (*Turn-Based Strategy*,
+    /// `docs/worldgen.md`, *Layered terrain*). Surfaces play fixed roles: the first three free
+    /// surfaces are plains, bridge and fort, the first three blocked ones river, sea and
+    /// mountain; obstacles are woods.
+    Layered,
 }
 
 /// A compass direction on the tile grid. North is +y, east is +x.

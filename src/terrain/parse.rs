@@ -60,6 +60,7 @@ impl<T> Sp<T> {
 #[derive(Debug, Default)]
 pub(super) struct Raw {
     pub display_name: Option<Sp<String>>,
+    pub generator: Option<Sp<String>>,
     pub free_surfaces: Option<Sp<String>>,
     pub blocked_surfaces: Option<Sp<String>>,
     pub free_edges: Option<Sp<String>>,
@@ -373,6 +374,7 @@ impl Reader<'_> {
         for prop in items(top) {
             match prop.as_rule() {
                 Rule::display_name => self.set_string(&mut raw.display_name, &prop),
+                Rule::generator => self.set_string(&mut raw.generator, &prop),
                 Rule::free_surfaces => self.set_string(&mut raw.free_surfaces, &prop),
                 Rule::blocked_surfaces => self.set_string(&mut raw.blocked_surfaces, &prop),
                 Rule::free_edges => self.set_string(&mut raw.free_edges, &prop),

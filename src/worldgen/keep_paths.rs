@@ -40,7 +40,7 @@ pub fn regenerate_terrain(
             terrain,
             &set,
             &constraints,
-            &reserved,
+            (&reserved, world.hub),
             [&mut stage("wfc"), &mut stage("obstacles")],
             &mut stats,
         ) {

@@ -7,7 +7,8 @@
 //! 1. [`endpoints::pick_endpoints`] — hub and path starts,
 //! 2. [`annealing::anneal_paths`] — main paths by simulated annealing,
 //! 3. [`wfc::generate_terrain`] — terrain by wave function collapse, around the main paths,
-//! 4. [`obstacles::place_obstacles`] — obstacles, off the main paths,
+//! 4. [`obstacles::place_obstacles`] — obstacles, off the main paths (a terrain type with
+//!    `generator layered` replaces 3 and 4 with [`layered`]),
 //! 5. [`final_paths::finalize_paths`] — the final network with extra branches,
 //! 6. [`scatter::scatter_models`] — obstacle models for the client.
 //!
@@ -21,6 +22,7 @@ pub mod endpoints;
 pub mod final_paths;
 pub mod grid;
 mod keep_paths;
+pub mod layered;
 mod layout;
 pub mod modules;
 pub mod noise;
@@ -43,7 +45,7 @@ use annealing::AnnealConfig;
 use modules::ModuleSet;
 
 use crate::rng::Seed;
-use crate::terrain::TerrainType;
+use crate::terrain::{Generator, TerrainType};
 
 /// Why a world could not be generated.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -276,7 +278,7 @@ fn generate_prepared(
                 terrain,
                 set,
                 &constraints,
-                &reserved,
+                (&reserved, endpoints.hub),
                 [&mut wfc_rng, &mut stage("obstacles")],
                 &mut stats,
             ) {
@@ -336,16 +338,30 @@ fn generate_prepared(
 }
 
 /// One terrain attempt: the wave function collapse under `constraints` (drawing from the first
-/// generator), then obstacles kept off the `reserved` tiles (from the second).
+/// generator), then obstacles kept off the `reserved` tiles (from the second). A layered terrain
+/// type lays out its layers instead (from the first generator), joined up from `hub`, and
+/// places its woods (from the second); it never fails.
 fn land_and_obstacles(
     grid: &Grid,
     terrain: &TerrainType,
     set: &ModuleSet,
     constraints: &wfc::WfcConstraints,
-    reserved: &[bool],
+    (reserved, hub): (&[bool], Pos),
     [wfc_rng, obstacle_rng]: [&mut crate::rng::Rng; 2],
     stats: &mut GenStats,
 ) -> Result<(wfc::Terrain, Vec<Option<u16>>), GenError> {
+    if terrain.generator == Generator::Layered {
+        let layers = layered::lay_out(grid, reserved, hub, wfc_rng);
+        stats.repairs += u32::from(layers.repaired > 0);
+        stats.repaired_tiles += layers.repaired;
+        return Ok(layered::to_terrain(
+            grid,
+            terrain,
+            &layers,
+            reserved,
+            obstacle_rng,
+        ));
+    }
     let land =
         wfc::generate_terrain(grid, terrain, set, constraints, wfc_rng).inspect_err(|_| {
             stats.terrain_failures += 1;

@@ -25,6 +25,10 @@ pub struct GenStats {
     pub terrain_failures: u32,
     /// Backtracks in the successful terrain attempt and the failed ones before it.
     pub backtracks: u32,
+    /// Layered terrain attempts whose crossable tiles had to be joined by the repair.
+    pub repairs: u32,
+    /// Tiles those repairs changed.
+    pub repaired_tiles: u32,
 }
 
 /// One placed obstacle type, as the world refers to it.

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rampart::diagnostics::{Diagnostic, SourceFile};
-use rampart::terrain::{Direction, NoiseExpr, ObstacleKind, TerrainType, parse_terrain};
+use rampart::terrain::{Direction, Generator, NoiseExpr, ObstacleKind, TerrainType, parse_terrain};
 
 fn parse(text: &str) -> Result<TerrainType, Vec<Diagnostic>> {
     parse_terrain("test:t", &SourceFile::new("t.terrain", text.to_string()))
@@ -420,4 +420,51 @@ proptest! {
         let text: String = BASE.chars().take(len).collect();
         let _ = parse(&text);
     }
+}
+
+#[test]
+fn the_generator_is_wfc_unless_the_file_says_layered() {
+    assert_eq!(parse(BASE).unwrap().generator, Generator::Wfc);
+    let wfc = BASE.replacen("max_height 2\n", "max_height 2\ngenerator wfc\n", 1);
+    assert_eq!(parse(&wfc).unwrap().generator, Generator::Wfc);
+    // A layered type needs no modules.
+    let layered = "display_name Delta\ngenerator layered\nfree_surfaces PBF\n\
+                   blocked_surfaces RSM\nfree_edges A\nblocked_edges C\nmax_height 1\n";
+    let t = parse(layered).unwrap();
+    assert_eq!(t.generator, Generator::Layered);
+    assert!(t.modules.is_empty());
+}
+
+#[test]
+fn generator_mistakes_point_at_the_generator() {
+    let typo = BASE.replacen(
+        "display_name Base\n",
+        "display_name Base\ngenerator layerd\n",
+        1,
+    );
+    let d = one_error(&typo, "unknown generator `layerd`", 2, 11);
+    assert!(d.render(false).contains("did you mean `layered`?"));
+    // Without modules, the unknown generator is still the only error.
+    let start = typo.find("modules {").unwrap();
+    let end = typo.find("obstacles {").unwrap();
+    let no_modules = format!("{}{}", &typo[..start], &typo[end..]);
+    one_error(&no_modules, "unknown generator `layerd`", 2, 11);
+    let short = BASE
+        .replacen(
+            "display_name Base\n",
+            "display_name Base\ngenerator layered\n",
+            1,
+        )
+        .replacen("free_surfaces G\n", "free_surfaces GBF\n", 1);
+    one_error(
+        &short,
+        "three blocked surfaces (river, sea, mountain)",
+        2,
+        11,
+    );
+    let flat = short
+        .replacen("blocked_surfaces W\n", "blocked_surfaces WSM\n", 1)
+        .replacen("max_height 2", "max_height 0", 1)
+        .replace("G1x", "G0x");
+    one_error(&flat, "`max_height` of at least 1", 2, 11);
 }

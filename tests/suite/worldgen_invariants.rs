@@ -28,7 +28,8 @@ fn seeds() -> u64 {
 /// The path configurations swept: one to four starts, the thesis's table-3.1 case among them.
 const CONFIGS: [&[u32]; 4] = [&[30], &[22, 26], &[24, 28, 33], &[16, 18, 20, 22]];
 
-fn terrain(stem: &str) -> TerrainType {
+/// The core terrain type `core:<stem>`, parsed from its file.
+pub(crate) fn terrain(stem: &str) -> TerrainType {
     let path = format!(
         "{}/mods/core/terrain/{stem}.terrain",
         env!("CARGO_MANIFEST_DIR")
@@ -410,6 +411,11 @@ fn islands_worlds_follow_the_rules() {
 #[test]
 fn plateaus_worlds_follow_the_rules() {
     sweep("plateaus");
+}
+
+#[test]
+fn delta_worlds_follow_the_rules() {
+    sweep("delta");
 }
 
 #[test]
