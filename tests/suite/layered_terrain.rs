@@ -9,6 +9,7 @@
 //! ```
 
 use rampart::autopilot::{LevelResult, play_level};
+use rampart::battle::Battle;
 use rampart::rng::Seed;
 use rampart::run::{LevelSpec, Player, starting_collection};
 use rampart::terrain::{Generator, TerrainType};
@@ -159,14 +160,15 @@ fn delta_worlds_report_their_repairs() {
     println!("delta worlds: {repairs} of {worlds} terrain attempts needed a repair");
 }
 
-#[test]
-fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
+/// Plays level 1 of the first run seed below 60 whose level setter picks `terrain`, with the
+/// autopilot, and returns the run seed, the battle as it ended and its result.
+pub(crate) fn play_level_on(terrain: &str) -> (u64, Battle, LevelResult) {
     let content = crate::common::Mods::new().load_with_core();
     let setter = content.levels.as_ref().unwrap();
     let (seed, spec) = (0..60)
         .map(|seed| (seed, LevelSpec::new(&content, seed, 1).unwrap()))
-        .find(|(_, spec)| spec.terrain == "core:delta")
-        .expect("core:delta is in the level setter's pool");
+        .find(|(_, spec)| spec.terrain == terrain)
+        .unwrap_or_else(|| panic!("{terrain} is in the level setter's pool"));
     let player = Player {
         collection: starting_collection(&content),
         hull: setter.hull,
@@ -176,6 +178,12 @@ fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
     let plan = spec.plan(&content, seed, player).unwrap();
     let mut battle = plan.start(&content).unwrap();
     let result = play_level(&mut battle);
+    (seed, battle, result)
+}
+
+#[test]
+fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
+    let (seed, _, result) = play_level_on("core:delta");
     // Whether it wins is balance; that the battle runs to a result on the layered world is not.
     assert_ne!(result, LevelResult::Stalled, "run seed {seed}");
     println!("run seed {seed}, level 1 on core:delta: {result:?}");
