@@ -245,11 +245,17 @@ fn generate_prepared(
     if set.variants.len() > usize::from(u16::MAX) {
         return Err(GenError::Terrain("more than 65535 module variants".into()));
     }
+    let lattice_world = terrain.paths == PathSolver::Lattice;
+    if lattice_world && params.paths() > 4 {
+        return Err(GenError::InvalidParams(format!(
+            "{} paths requested; a lattice hub has four ways in",
+            params.paths()
+        )));
+    }
     let mut stats = GenStats::default();
     let mut last = GenError::Paths("no attempt was made".into());
     for attempt in 0..u64::from(params.path_attempts) {
         stats.path_attempts += 1;
-        let lattice_world = terrain.paths == PathSolver::Lattice;
         let (endpoints, main) = if lattice_world {
             let laid = lattice::lattice_paths(
                 &grid,

@@ -15,7 +15,7 @@ use rampart::autopilot::LevelResult;
 use rampart::rng::Seed;
 use rampart::terrain::PathSolver;
 use rampart::worldgen::lattice::{LINES, LatticePaths, lattice_paths};
-use rampart::worldgen::{Grid, Pos, WorldParams, generate_world};
+use rampart::worldgen::{GenError, Grid, Pos, WorldParams, generate_world};
 
 use crate::layered_terrain::play_level_on;
 use crate::worldgen_invariants::terrain as core_terrain;
@@ -174,6 +174,17 @@ fn circuit_worlds_are_lattice_worlds_and_repeat() {
             }
         }
     }
+}
+
+#[test]
+fn more_paths_than_the_hub_has_ways_in_are_refused() {
+    let terrain = core_terrain("circuit");
+    let params = WorldParams::with_lengths(vec![16; 5]);
+    let err = generate_world(&params, &terrain, Seed(1)).unwrap_err();
+    assert!(
+        matches!(&err, GenError::InvalidParams(m) if m.contains("four ways in")),
+        "{err}"
+    );
 }
 
 #[test]
