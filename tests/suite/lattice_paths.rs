@@ -15,9 +15,9 @@ use rampart::autopilot::LevelResult;
 use rampart::rng::Seed;
 use rampart::terrain::PathSolver;
 use rampart::worldgen::lattice::{LINES, LatticePaths, lattice_paths};
-use rampart::worldgen::{GenError, Grid, Pos, WorldParams, generate_world};
+use rampart::worldgen::{GenError, Grid, Pos, WorldParams, generate_world, regenerate_terrain};
 
-use crate::layered_terrain::play_level_on;
+use crate::layered_terrain::{in_every_size, play_level_on};
 use crate::worldgen_invariants::terrain as core_terrain;
 
 fn seeds() -> u64 {
@@ -174,6 +174,25 @@ fn circuit_worlds_are_lattice_worlds_and_repeat() {
             }
         }
     }
+}
+
+#[test]
+fn circuit_worlds_come_in_every_size_and_reload_under_their_paths() {
+    let terrain = core_terrain("circuit");
+    in_every_size(&terrain, |world, ctx| {
+        assert_eq!(world.network.branches, world.main_paths, "{ctx}");
+        // Hot reload: new terrain under the same lattice paths, the rule kept.
+        let reloaded = regenerate_terrain(world, &terrain, 8).unwrap();
+        assert_eq!(reloaded.network, world.network, "{ctx}");
+        assert!(reloaded.build_near_paths, "{ctx}");
+        let grid = reloaded.grid;
+        for p in grid.tiles() {
+            if reloaded.network.distance[grid.index(p)].is_some() {
+                assert!(!reloaded.blocked_surface[grid.index(p)], "{ctx}: {p:?}");
+                assert!(reloaded.obstacle(p).is_none(), "{ctx}: {p:?}");
+            }
+        }
+    });
 }
 
 #[test]

@@ -14,7 +14,9 @@ use rampart::rng::Seed;
 use rampart::run::{LevelSpec, Player, starting_collection};
 use rampart::terrain::{Generator, TerrainType};
 use rampart::worldgen::layered::{Layer, MAX_SEA_DEPTH, connected, lay_out};
-use rampart::worldgen::{Pos, WorldGenerator, WorldParams, generate_world, regenerate_terrain};
+use rampart::worldgen::{
+    Pos, World, WorldGenerator, WorldParams, generate_world, regenerate_terrain,
+};
 
 fn seeds() -> u64 {
     if cfg!(debug_assertions) { 200 } else { 1000 }
@@ -205,9 +207,9 @@ fn hot_reload_puts_delta_under_existing_paths() {
     }
 }
 
-#[test]
-fn layered_worlds_come_in_every_size() {
-    let terrain = delta();
+/// Generates worlds of `terrain` at 7×7, 24×11 and 64×64 (seeds 0–3) and hands each to
+/// `check` with a label saying which it is.
+pub(crate) fn in_every_size(terrain: &TerrainType, mut check: impl FnMut(&World, &str)) {
     for (width, height, lengths) in [
         (7, 7, vec![8]),
         (24, 11, vec![20, 24]),
@@ -217,17 +219,22 @@ fn layered_worlds_come_in_every_size() {
         params.width = width;
         params.height = height;
         for seed in 0..4 {
-            let world = generate_world(&params, &terrain, Seed(seed))
-                .unwrap_or_else(|e| panic!("{width}×{height} seed {seed}: {e}"));
-            let grid = world.grid;
-            for p in grid.tiles() {
-                if world.network.distance[grid.index(p)].is_some() {
-                    assert!(
-                        !world.blocked_surface[grid.index(p)],
-                        "{width}×{height} {p:?}"
-                    );
-                }
-            }
+            let ctx = format!("{width}×{height} seed {seed}");
+            let world = generate_world(&params, terrain, Seed(seed))
+                .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+            check(&world, &ctx);
         }
     }
+}
+
+#[test]
+fn layered_worlds_come_in_every_size() {
+    in_every_size(&delta(), |world, ctx| {
+        let grid = world.grid;
+        for p in grid.tiles() {
+            if world.network.distance[grid.index(p)].is_some() {
+                assert!(!world.blocked_surface[grid.index(p)], "{ctx} {p:?}");
+            }
+        }
+    });
 }
