@@ -519,7 +519,10 @@ fn path_option_mistakes_point_at_the_line_and_column() {
         3,
         1,
     );
-    let errors = parse(&with("build_near_paths yes\n")).expect_err("not a boolean");
-    let p = errors[0].position.expect("a position");
-    assert_eq!(p.line, 2, "{}", errors[0].render(false));
+    one_error(
+        &with("build_near_paths yes\n"),
+        "expected `true` or `false`, found `yes`",
+        2,
+        18,
+    );
 }
