@@ -81,6 +81,11 @@ impl Battle {
             if world.blocked_surface[world.grid.index(tile)] {
                 return Err("nothing can be built on this ground".into());
             }
+            if world.build_near_paths && !world.near_path(tile) {
+                return Err(
+                    "on this terrain buildings stand only next to or diagonal to a path".into(),
+                );
+            }
             let obstacle = world.obstacle(tile).map(|o| o.kind);
             let rich = |wanted: Deposit| {
                 matches!(

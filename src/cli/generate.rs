@@ -153,8 +153,13 @@ fn summary(world: &World) -> String {
         .iter()
         .map(|s| format!("{:?}→{:?} ({})", s.outside.pair(), s.entry.pair(), s.length))
         .collect();
+    // A lattice keeps the lengths it allows; say when that is not what was asked for.
+    let adjusted = match world.stats.adjusted_paths {
+        0 => String::new(),
+        n => format!(" ({n} of them the nearest length the lattice allowed)"),
+    };
     format!(
-        "world {} on {}: hub {:?}, paths {}, obstacles large {} small {} fuel {} minerals {}, attempts {} paths / {} terrain",
+        "world {} on {}: hub {:?}, paths {}{adjusted}, obstacles large {} small {} fuel {} minerals {}, attempts {} paths / {} terrain",
         world.seed.0,
         world.terrain,
         world.hub.pair(),

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use super::parse::{Raw, RawFractal, RawModule, RawNode, RawObstacle, RawScatter, Sp};
 use super::{
     CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Generator, Module, NE, NW,
-    NoiseExpr, Obstacle, ObstacleKind, SE, SW, ScatterModel, Shape, TerrainType, Variants,
+    NoiseExpr, Obstacle, ObstacleKind, PathSolver, SE, SW, ScatterModel, Shape, TerrainType,
+    Variants,
 };
 use crate::diagnostics::{Diagnostic, SourceFile, did_you_mean};
 
@@ -258,6 +259,7 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         .filter_map(|s| scatter_model(&mut c, &names, s))
         .collect();
 
+    let paths = path_solver(&mut c, &raw);
     if !c.errors.is_empty() {
         return Err(c.errors);
     }
@@ -265,6 +267,8 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         id: id.to_string(),
         display_name: display_name.unwrap_or_default(),
         generator: generator.unwrap_or_default(),
+        paths,
+        build_near_paths: raw.build_near_paths.unwrap_or(false),
         free_surfaces,
         blocked_surfaces,
         free_edges,
@@ -333,6 +337,28 @@ fn generator(
                 c.help(hint);
             }
             None
+        }
+    }
+}
+
+/// The `paths` property: annealed (the default) or lattice.
+fn path_solver(c: &mut Checker<'_>, raw: &Raw) -> PathSolver {
+    let Some(p) = &raw.paths else {
+        return PathSolver::Annealed;
+    };
+    match p.value.as_str() {
+        "annealed" => PathSolver::Annealed,
+        "lattice" => PathSolver::Lattice,
+        other => {
+            c.error(
+                p,
+                format!("unknown path solver `{other}`"),
+                "expected `annealed` or `lattice`",
+            );
+            if let Some(hint) = did_you_mean(other, ["annealed", "lattice"]) {
+                c.help(hint);
+            }
+            PathSolver::Annealed
         }
     }
 }

@@ -7,8 +7,10 @@
 //!
 //! Extensions to the thesis's format (documented in `docs/worldgen.md`): keys may be letters or
 //! digits, `collision` is optional, a `surface_colors { G 4c9a3f ... }` block gives colours for
-//! pictures and the client, `obstacles` / `scatterer` may be left out (no obstacles / models), and
-//! `generator layered` swaps the wave function collapse for the layered generator.
+//! pictures and the client, `obstacles` / `scatterer` may be left out (no obstacles / models),
+//! `generator layered` swaps the wave function collapse for the layered generator, `paths lattice`
+//! lays the main paths along a logic grid, and `build_near_paths true` keeps buildings next to
+//! the paths.
 
 mod check;
 mod parse;
@@ -28,6 +30,11 @@ pub struct TerrainType {
     pub display_name: String,
     /// Which generator builds the terrain around the paths.
     pub generator: Generator,
+    /// How the main paths are made (`paths annealed|lattice`; annealed when not given).
+    pub paths: PathSolver,
+    /// Whether buildings may stand only next to or diagonal to a path tile
+    /// (`build_near_paths true`; false when not given).
+    pub build_near_paths: bool,
     /// Surfaces that paths, buildings and obstacles may use, in declaration order.
     pub free_surfaces: Vec<char>,
     /// Surfaces nothing may use (water, lava, ...), in declaration order.
@@ -98,6 +105,18 @@ pub enum Generator {
     /// surfaces are plains, bridge and fort, the first three blocked ones river, sea and
     /// mountain; obstacles are woods.
     Layered,
+}
+
+/// How a terrain type's main paths are made (`paths annealed|lattice`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PathSolver {
+    /// Simulated annealing (thesis 3.3).
+    #[default]
+    Annealed,
+    /// Along the lines of a random logic grid, with backtracking (*Procedural level
+    /// generation*, `docs/worldgen.md`, *Lattice paths*).
+    Lattice,
 }
 
 /// A compass direction on the tile grid. North is +y, east is +x.

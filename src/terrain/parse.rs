@@ -61,6 +61,8 @@ impl<T> Sp<T> {
 pub(super) struct Raw {
     pub display_name: Option<Sp<String>>,
     pub generator: Option<Sp<String>>,
+    pub paths: Option<Sp<String>>,
+    pub build_near_paths: Option<bool>,
     pub free_surfaces: Option<Sp<String>>,
     pub blocked_surfaces: Option<Sp<String>>,
     pub free_edges: Option<Sp<String>>,
@@ -375,6 +377,11 @@ impl Reader<'_> {
             match prop.as_rule() {
                 Rule::display_name => self.set_string(&mut raw.display_name, &prop),
                 Rule::generator => self.set_string(&mut raw.generator, &prop),
+                Rule::paths => self.set_string(&mut raw.paths, &prop),
+                Rule::build_near_paths => {
+                    let v = value_pair(prop.clone()).map(|b| b.as_str() == "true");
+                    self.once(&mut raw.build_near_paths, &prop, v);
+                }
                 Rule::free_surfaces => self.set_string(&mut raw.free_surfaces, &prop),
                 Rule::blocked_surfaces => self.set_string(&mut raw.blocked_surfaces, &prop),
                 Rule::free_edges => self.set_string(&mut raw.free_edges, &prop),

@@ -155,6 +155,7 @@ impl World {
             models: Vec::new(),
             model_types: Vec::new(),
             stats: GenStats::default(),
+            build_near_paths: false,
         })
     }
 }

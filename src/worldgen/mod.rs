@@ -5,7 +5,8 @@
 //! a generator:
 //!
 //! 1. [`endpoints::pick_endpoints`] — hub and path starts,
-//! 2. [`annealing::anneal_paths`] — main paths by simulated annealing,
+//! 2. [`annealing::anneal_paths`] — main paths by simulated annealing (a terrain type with
+//!    `paths lattice` replaces 1 and 2 with [`lattice`], and 5 with its main paths as they are),
 //! 3. [`wfc::generate_terrain`] — terrain by wave function collapse, around the main paths,
 //! 4. [`obstacles::place_obstacles`] — obstacles, off the main paths (a terrain type with
 //!    `generator layered` replaces 3 and 4 with [`layered`]),
@@ -13,7 +14,7 @@
 //! 6. [`scatter::scatter_models`] — obstacle models for the client.
 //!
 //! [`generate_world`] chains them with bounded restarts. Every stage draws from its own branch
-//! of the world seed (`endpoints`, `annealing`, `wfc`, `obstacles`, `finalize`, `scatter`),
+//! of the world seed (`endpoints`, `annealing` or `lattice`, `wfc`, `obstacles`, `finalize`, `scatter`),
 //! numbered by attempt, so a restart in one stage never shifts the numbers another sees.
 //! `docs/worldgen.md` explains the whole in more detail, with measurements.
 
@@ -22,6 +23,7 @@ pub mod endpoints;
 pub mod final_paths;
 pub mod grid;
 mod keep_paths;
+pub mod lattice;
 pub mod layered;
 mod layout;
 pub mod modules;
@@ -45,7 +47,7 @@ use annealing::AnnealConfig;
 use modules::ModuleSet;
 
 use crate::rng::Seed;
-use crate::terrain::{Generator, TerrainType};
+use crate::terrain::{Generator, PathSolver, TerrainType};
 
 /// Why a world could not be generated.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -243,22 +245,49 @@ fn generate_prepared(
     if set.variants.len() > usize::from(u16::MAX) {
         return Err(GenError::Terrain("more than 65535 module variants".into()));
     }
+    let lattice_world = terrain.paths == PathSolver::Lattice;
+    if lattice_world && params.paths() > 4 {
+        return Err(GenError::InvalidParams(format!(
+            "{} paths requested; a lattice hub has four ways in",
+            params.paths()
+        )));
+    }
     let mut stats = GenStats::default();
     let mut last = GenError::Paths("no attempt was made".into());
     for attempt in 0..u64::from(params.path_attempts) {
         stats.path_attempts += 1;
-        let endpoints =
-            endpoints::pick_endpoints(params, &mut seed.branch("endpoints").index(attempt).rng())?;
-        let main = match annealing::anneal_paths(
-            &grid,
-            &endpoints,
-            &params.anneal,
-            &mut seed.branch("annealing").index(attempt).rng(),
-        ) {
-            Ok(m) => m,
-            Err(e) => {
-                last = e;
-                continue;
+        let (endpoints, main) = if lattice_world {
+            let laid = lattice::lattice_paths(
+                &grid,
+                &params.path_lengths,
+                &mut seed.branch("lattice").index(attempt).rng(),
+            );
+            match laid {
+                Ok(l) => {
+                    stats.adjusted_paths = l.adjusted;
+                    (l.endpoints, l.main)
+                }
+                Err(e) => {
+                    last = e;
+                    continue;
+                }
+            }
+        } else {
+            let endpoints = endpoints::pick_endpoints(
+                params,
+                &mut seed.branch("endpoints").index(attempt).rng(),
+            )?;
+            match annealing::anneal_paths(
+                &grid,
+                &endpoints,
+                &params.anneal,
+                &mut seed.branch("annealing").index(attempt).rng(),
+            ) {
+                Ok(m) => (endpoints, m),
+                Err(e) => {
+                    last = e;
+                    continue;
+                }
             }
         };
         let mut reserved = vec![false; grid.len()];
@@ -288,17 +317,22 @@ fn generate_prepared(
                     continue;
                 }
             };
-            let network = match final_paths::finalize_paths(
-                &grid,
-                terrain,
-                &land,
-                &placed,
-                &endpoints,
-                &main,
-                params.extra_branches,
-                &params.anneal,
-                &mut stage("finalize"),
-            ) {
+            let finalized = if lattice_world {
+                Ok(lattice::network(&grid, &main))
+            } else {
+                final_paths::finalize_paths(
+                    &grid,
+                    terrain,
+                    &land,
+                    &placed,
+                    &endpoints,
+                    &main,
+                    params.extra_branches,
+                    &params.anneal,
+                    &mut stage("finalize"),
+                )
+            };
+            let network = match finalized {
                 Ok(n) => n,
                 Err(e) => {
                     last = e;

@@ -29,6 +29,9 @@ pub struct GenStats {
     pub repairs: u32,
     /// Tiles those repairs changed.
     pub repaired_tiles: u32,
+    /// Lattice paths whose length had to differ from the one asked for (the nearest the lattice
+    /// allowed).
+    pub adjusted_paths: u32,
 }
 
 /// One placed obstacle type, as the world refers to it.
@@ -90,6 +93,9 @@ pub struct World {
     pub model_types: Vec<(String, String)>,
     /// Effort spent.
     pub stats: GenStats,
+    /// Whether buildings may stand only next to or diagonal to a path tile (the terrain type's
+    /// `build_near_paths`).
+    pub build_near_paths: bool,
 }
 
 impl World {
@@ -165,6 +171,7 @@ impl World {
                 .map(|m| (m.name.clone(), m.prefab.clone()))
                 .collect(),
             stats,
+            build_near_paths: terrain_type.build_near_paths,
         }
     }
 
@@ -183,12 +190,24 @@ impl World {
         &self.network.starts
     }
 
-    /// Whether a player may build on `p` (RW5): free surface, no obstacle, no path.
+    /// Whether a player may build on `p` (RW5): free surface, no obstacle, no path, and next to
+    /// a path where the terrain type asks for that.
     pub fn buildable(&self, p: Pos) -> bool {
         let i = self.grid.index(p);
         !self.blocked_surface[i]
             && self.obstacles[i].is_none()
             && self.network.distance[i].is_none()
+            && (!self.build_near_paths || self.near_path(p))
+    }
+
+    /// Whether a path tile touches `p` by a side or a corner.
+    pub fn near_path(&self, p: Pos) -> bool {
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let q = Pos::new(p.x + dx, p.y + dy);
+                self.grid.contains(q) && self.network.distance[self.grid.index(q)].is_some()
+            })
+        })
     }
 
     /// The world as JSON, in the contract's shape. Same seed and terrain type give the same bytes.

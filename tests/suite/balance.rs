@@ -313,15 +313,26 @@ fn breed_writes_levels_a_mod_can_ship_and_refuses_a_bad_curve() {
     }
     // The override loads as a mod, and its design is what level 1 plays.
     let check = std::process::Command::new(env!("CARGO_BIN_EXE_rampart"))
-        .args(["--mods-dir", dir.path().join("mods").to_str().unwrap(), "check"])
+        .args([
+            "--mods-dir",
+            dir.path().join("mods").to_str().unwrap(),
+            "check",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("RAMPART_HOME", dir.path().join("home"))
         .output()
         .unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     let text = std::fs::read_to_string(&levels).unwrap();
     assert!(text.contains("overrides: \"core:levels\""), "{text}");
-    assert!(text.contains(level["design"]["terrain"].as_str().unwrap()), "{text}");
+    assert!(
+        text.contains(level["design"]["terrain"].as_str().unwrap()),
+        "{text}"
+    );
 
     std::fs::write(&curve, "(targets: [0.2, 1.5])").unwrap();
     let bad = rampart(&["breed", "--curve", curve.to_str().unwrap(), "--seed", "1"]);

@@ -215,6 +215,26 @@ fn every_refused_placement_says_why() {
 }
 
 #[test]
+fn build_near_paths_keeps_buildings_next_to_a_path() {
+    let (_mods, content) = content();
+    let mut world = World::from_layout(LAYOUT).unwrap();
+    world.build_near_paths = true;
+    let far = rampart::worldgen::Pos::new(5, 4);
+    assert!(!world.buildable(far) && !world.near_path(far));
+    let mut config = BattleConfig::new(Seed(3));
+    config.world = Some(Arc::new(world));
+    config.start.hub = Some("core:hub".into());
+    let mut b = Battle::new(content.clone(), config);
+    let err = b
+        .place("w:wall", Position { x: 5.0, y: 4.0 }, 0)
+        .unwrap_err();
+    assert!(err.contains("next to or diagonal to a path"), "{err}");
+    // Beside a path (4, 4 touches 3, 3 by a corner) and diagonal to one (0, 0 touches 1, 1).
+    b.place("w:wall", Position { x: 4.0, y: 4.0 }, 0).unwrap();
+    b.place("w:wall", Position { x: 0.0, y: 0.0 }, 0).unwrap();
+}
+
+#[test]
 fn the_collection_limits_what_can_be_placed() {
     let (_mods, content) = content();
     let mut config = BattleConfig::new(Seed(3));

@@ -9,11 +9,14 @@
 //! ```
 
 use rampart::autopilot::{LevelResult, play_level};
+use rampart::battle::Battle;
 use rampart::rng::Seed;
 use rampart::run::{LevelSpec, Player, starting_collection};
 use rampart::terrain::{Generator, TerrainType};
 use rampart::worldgen::layered::{Layer, MAX_SEA_DEPTH, connected, lay_out};
-use rampart::worldgen::{Pos, WorldGenerator, WorldParams, generate_world, regenerate_terrain};
+use rampart::worldgen::{
+    Pos, World, WorldGenerator, WorldParams, generate_world, regenerate_terrain,
+};
 
 fn seeds() -> u64 {
     if cfg!(debug_assertions) { 200 } else { 1000 }
@@ -159,14 +162,15 @@ fn delta_worlds_report_their_repairs() {
     println!("delta worlds: {repairs} of {worlds} terrain attempts needed a repair");
 }
 
-#[test]
-fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
+/// Plays level 1 of the first run seed below 60 whose level setter picks `terrain`, with the
+/// autopilot, and returns the run seed, the battle as it ended and its result.
+pub(crate) fn play_level_on(terrain: &str) -> (u64, Battle, LevelResult) {
     let content = crate::common::Mods::new().load_with_core();
     let setter = content.levels.as_ref().unwrap();
     let (seed, spec) = (0..60)
         .map(|seed| (seed, LevelSpec::new(&content, seed, 1).unwrap()))
-        .find(|(_, spec)| spec.terrain == "core:delta")
-        .expect("core:delta is in the level setter's pool");
+        .find(|(_, spec)| spec.terrain == terrain)
+        .unwrap_or_else(|| panic!("{terrain} is in the level setter's pool"));
     let player = Player {
         collection: starting_collection(&content),
         hull: setter.hull,
@@ -176,6 +180,12 @@ fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
     let plan = spec.plan(&content, seed, player).unwrap();
     let mut battle = plan.start(&content).unwrap();
     let result = play_level(&mut battle);
+    (seed, battle, result)
+}
+
+#[test]
+fn the_level_setter_picks_delta_and_the_autopilot_plays_it() {
+    let (seed, _, result) = play_level_on("core:delta");
     // Whether it wins is balance; that the battle runs to a result on the layered world is not.
     assert_ne!(result, LevelResult::Stalled, "run seed {seed}");
     println!("run seed {seed}, level 1 on core:delta: {result:?}");
@@ -197,9 +207,9 @@ fn hot_reload_puts_delta_under_existing_paths() {
     }
 }
 
-#[test]
-fn layered_worlds_come_in_every_size() {
-    let terrain = delta();
+/// Generates worlds of `terrain` at 7×7, 24×11 and 64×64 (seeds 0–3) and hands each to
+/// `check` with a label saying which it is.
+pub(crate) fn in_every_size(terrain: &TerrainType, mut check: impl FnMut(&World, &str)) {
     for (width, height, lengths) in [
         (7, 7, vec![8]),
         (24, 11, vec![20, 24]),
@@ -209,17 +219,22 @@ fn layered_worlds_come_in_every_size() {
         params.width = width;
         params.height = height;
         for seed in 0..4 {
-            let world = generate_world(&params, &terrain, Seed(seed))
-                .unwrap_or_else(|e| panic!("{width}×{height} seed {seed}: {e}"));
-            let grid = world.grid;
-            for p in grid.tiles() {
-                if world.network.distance[grid.index(p)].is_some() {
-                    assert!(
-                        !world.blocked_surface[grid.index(p)],
-                        "{width}×{height} {p:?}"
-                    );
-                }
-            }
+            let ctx = format!("{width}×{height} seed {seed}");
+            let world = generate_world(&params, terrain, Seed(seed))
+                .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+            check(&world, &ctx);
         }
     }
+}
+
+#[test]
+fn layered_worlds_come_in_every_size() {
+    in_every_size(&delta(), |world, ctx| {
+        let grid = world.grid;
+        for p in grid.tiles() {
+            if world.network.distance[grid.index(p)].is_some() {
+                assert!(!world.blocked_surface[grid.index(p)], "{ctx} {p:?}");
+            }
+        }
+    });
 }

@@ -32,6 +32,7 @@ mod generate_cli;
 mod hexgen_invariants;
 mod hexmap_cli;
 mod hostile;
+mod lattice_paths;
 mod layered_terrain;
 mod level_regenerate;
 mod levels;

@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 use rampart::diagnostics::{Diagnostic, SourceFile};
-use rampart::terrain::{Direction, Generator, NoiseExpr, ObstacleKind, TerrainType, parse_terrain};
+use rampart::terrain::{
+    Direction, Generator, NoiseExpr, ObstacleKind, PathSolver, TerrainType, parse_terrain,
+};
 
 fn parse(text: &str) -> Result<TerrainType, Vec<Diagnostic>> {
     parse_terrain("test:t", &SourceFile::new("t.terrain", text.to_string()))
@@ -467,4 +469,60 @@ fn generator_mistakes_point_at_the_generator() {
         .replacen("max_height 2", "max_height 0", 1)
         .replace("G1x", "G0x");
     one_error(&flat, "`max_height` of at least 1", 2, 11);
+}
+
+#[test]
+fn paths_are_annealed_unless_the_file_says_lattice() {
+    let t = parse(BASE).unwrap();
+    assert_eq!((t.paths, t.build_near_paths), (PathSolver::Annealed, false));
+    let lattice = BASE.replacen(
+        "display_name Base\n",
+        "display_name Base\npaths lattice\nbuild_near_paths true\n",
+        1,
+    );
+    let t = parse(&lattice).unwrap();
+    assert_eq!((t.paths, t.build_near_paths), (PathSolver::Lattice, true));
+    let annealed = BASE.replacen(
+        "display_name Base\n",
+        "display_name Base\npaths annealed\nbuild_near_paths false\n",
+        1,
+    );
+    let t = parse(&annealed).unwrap();
+    assert_eq!((t.paths, t.build_near_paths), (PathSolver::Annealed, false));
+}
+
+#[test]
+fn path_option_mistakes_point_at_the_line_and_column() {
+    let with = |extra: &str| {
+        BASE.replacen(
+            "display_name Base\n",
+            &format!("display_name Base\n{extra}"),
+            1,
+        )
+    };
+    let d = one_error(
+        &with("paths latice\n"),
+        "unknown path solver `latice`",
+        2,
+        7,
+    );
+    assert!(d.render(false).contains("did you mean `lattice`?"));
+    one_error(
+        &with("paths lattice\npaths lattice\n"),
+        "`paths` is given twice",
+        3,
+        1,
+    );
+    one_error(
+        &with("build_near_paths true\nbuild_near_paths false\n"),
+        "`build_near_paths` is given twice",
+        3,
+        1,
+    );
+    one_error(
+        &with("build_near_paths yes\n"),
+        "expected `true` or `false`, found `yes`",
+        2,
+        18,
+    );
 }

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rampart::diagnostics::SourceFile;
 use rampart::rng::Seed;
-use rampart::terrain::{TerrainType, parse_terrain};
+use rampart::terrain::{PathSolver, TerrainType, parse_terrain};
 use rampart::worldgen::{WorldParams, generate_world};
 use serde_json::Value;
 
@@ -373,6 +373,15 @@ fn sweep(stem: &str) {
         for seed in 0..seeds() {
             let world = generate_world(&params, &terrain, Seed(seed))
                 .unwrap_or_else(|e| panic!("{stem} seed {seed} {lengths:?}: {e}"));
+            // A lattice type keeps the lengths its lattice allowed (tests/suite/lattice_paths.rs
+            // measures how far they are from those asked for); the rules hold for those.
+            let made: Vec<u32> = world.path_starts().iter().map(|s| s.length).collect();
+            let lengths = if terrain.paths == PathSolver::Lattice {
+                assert_eq!(made.len(), lengths.len(), "{stem} seed {seed}: RP4");
+                &made[..]
+            } else {
+                lengths
+            };
             check(
                 &world.to_json_string(),
                 &terrain,
@@ -416,6 +425,11 @@ fn plateaus_worlds_follow_the_rules() {
 #[test]
 fn delta_worlds_follow_the_rules() {
     sweep("delta");
+}
+
+#[test]
+fn circuit_worlds_follow_the_rules() {
+    sweep("circuit");
 }
 
 #[test]
