@@ -57,23 +57,7 @@ pub struct BreedArgs {
 }
 
 fn parse_levels(text: &str) -> Result<(u32, u32), String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| {
-                format!("`{text}` is not a level or a range like 1-10 (levels count from 1)")
-            })
-    };
-    let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (number(text)?, number(text)?),
-    };
-    if b < a {
-        return Err(format!("`{text}`: the range must go up, like 1-10"));
-    }
-    Ok((a, b))
+    super::parse_range(text, 1, "a level (levels count from 1)")
 }
 
 fn parse_selection(text: &str) -> Result<Selection, String> {

@@ -152,6 +152,26 @@ impl Jobs {
     }
 }
 
+/// Reads `A` or a range `A-B` of numbers from `lowest` up, as `--ascension` and `--levels` take
+/// them; `what` names one number in the error (`an ascension level`).
+pub fn parse_range(text: &str, lowest: u32, what: &str) -> Result<(u32, u32), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= lowest)
+            .ok_or_else(|| format!("`{text}` is not {what} or a range like {lowest}-10"))
+    };
+    let (from, to) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(text)?, number(text)?),
+    };
+    if to < from {
+        return Err(format!("`{text}`: the range must go up, like {lowest}-10"));
+    }
+    Ok((from, to))
+}
+
 /// Writes one line of a command's output. When standard output is closed (the reader of a
 /// pipe is done) the command ends here with success, as Unix tools do; another write error
 /// ends it with exit 2.

@@ -59,18 +59,7 @@ pub struct Ascensions {
 
 /// Reads `--ascension`: `A` or `A-B`.
 fn parse_ascensions(text: &str) -> Result<Ascensions, String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{text}` is not an ascension level or a range like 0-10"))
-    };
-    let (from, to) = match text.split_once('-') {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => (number(text)?, number(text)?),
-    };
-    if to < from {
-        return Err(format!("`{text}`: the range must go up, like 0-10"));
-    }
+    let (from, to) = super::parse_range(text, 0, "an ascension level")?;
     Ok(Ascensions { from, to })
 }
 
