@@ -4,12 +4,15 @@
 //! A chromosome is a [`LevelDesign`]; its genes are four components ([`Component`]). Each
 //! generation is rated on the same seeds; the design nearest the target ends the search once it
 //! lies within the window, which starts at the target alone and widens by 0.01 on each side
-//! every three generations, so the search always ends. Otherwise parents are paired — the
+//! every three generations, so the search always ends — and once it lies there again when rated
+//! on as many other seeds (the confirmation: the nearest of ten noisy ratings flatters its
+//! design, an independent one does not). Otherwise parents are paired — the
 //! fittest with the least fit, the second with the second-last, … (*Endless Tower* pairs the
 //! first and the last of its population) or by tournaments of two — each pair's crossover swaps
 //! the component at a random locus, and each child has a 15 % chance to have one component
 //! drawn anew. The children replace the population.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -102,6 +105,8 @@ pub struct Generation {
     pub difficulties: Vec<f64>,
     /// The smallest distance to the target.
     pub best_error: f64,
+    /// When the nearest design lay within the window: its difficulty on the confirmation seeds.
+    pub confirmation: Option<f64>,
     /// For each child bred from this generation, the component drawn anew, if any (empty for
     /// the last generation).
     pub mutations: Vec<Option<Component>>,
@@ -116,17 +121,42 @@ pub struct Bred {
     pub target: f64,
     /// Its rating on the breeding seeds.
     pub rating: Rating,
-    /// The window it was accepted in: |difficulty − target| ≤ window.
+    /// Its rating on the confirmation seeds (as many, after the breeding's): the difficulty the
+    /// breeding achieved, measured independently of the choice of the design.
+    pub confirmation: Rating,
+    /// The window it was accepted in: both ratings lie within it of the target.
     pub window: f64,
     /// How far from the target a new measurement with as many plays on other seeds may land:
     /// the window plus two standard errors of the difference of two such measurements (√2 times
-    /// the rating's), so about 95 % of re-measurements land inside if the rating is unbiased.
+    /// the confirmation's), so about 95 % of re-measurements land inside.
     pub tolerance: f64,
     /// Every generation.
     pub generations: Vec<Generation>,
 }
 
 impl Breeder {
+    /// The run seeds every generation is rated on.
+    pub fn breeding_seeds(&self) -> Range<u64> {
+        self.seeds_after(0)
+    }
+
+    /// The run seeds a design that lies within the window is rated on again.
+    pub fn confirmation_seeds(&self) -> Range<u64> {
+        self.seeds_after(1)
+    }
+
+    /// The run seeds after the confirmation's, for measuring bred levels afresh.
+    pub fn fresh_seeds(&self) -> Range<u64> {
+        self.seeds_after(2)
+    }
+
+    /// The `k`-th block of `plays` seeds from the rating seed.
+    fn seeds_after(&self, k: u64) -> Range<u64> {
+        let plays = self.plays.max(1);
+        let start = self.rating_seed.saturating_add(plays.saturating_mul(k));
+        start..start.saturating_add(plays)
+    }
+
     /// Breeds level `level` to `target`, rating with the bot on the breeder's seeds;
     /// `on_generation` sees each generation once rated.
     pub fn breed(
@@ -136,23 +166,22 @@ impl Breeder {
         target: f64,
         on_generation: impl FnMut(&Generation),
     ) -> Result<Bred, RunError> {
-        let seeds = self.rating_seed..self.rating_seed.saturating_add(self.plays.max(1));
-        let rate = |designs: &[LevelDesign]| {
-            rate_many(content, designs, self.bot, seeds.clone())
+        let rate = |designs: &[LevelDesign], seeds: Range<u64>| {
+            rate_many(content, designs, self.bot, seeds)
                 .into_iter()
                 .collect::<Result<Vec<Rating>, _>>()
         };
         self.search(content, level, target, rate, on_generation)
     }
 
-    /// The algorithm itself, with `rate` giving each design of a population its rating, in
-    /// order ([`Breeder::breed`] plays them; a test may measure otherwise).
+    /// The algorithm itself, with `rate` giving each design its rating on the given run seeds,
+    /// in order ([`Breeder::breed`] plays them; a test may measure otherwise).
     pub fn search(
         &self,
         content: &ContentDb,
         level: u32,
         target: f64,
-        mut rate: impl FnMut(&[LevelDesign]) -> Result<Vec<Rating>, RunError>,
+        mut rate: impl FnMut(&[LevelDesign], Range<u64>) -> Result<Vec<Rating>, RunError>,
         mut on_generation: impl FnMut(&Generation),
     ) -> Result<Bred, RunError> {
         let n = self.population.max(2);
@@ -165,7 +194,7 @@ impl Breeder {
             .collect::<Result<Vec<_>, _>>()?;
         let mut generations = Vec::new();
         for number in 0.. {
-            let ratings = rate(&population)?;
+            let mut ratings = rate(&population, self.breeding_seeds())?;
             let errors: Vec<f64> = ratings
                 .iter()
                 .map(|r| (r.difficulty - target).abs())
@@ -180,20 +209,28 @@ impl Breeder {
                 window,
                 difficulties: ratings.iter().map(|r| r.difficulty).collect(),
                 best_error: errors[best],
+                confirmation: None,
                 mutations: Vec::new(),
             };
             if errors[best] <= window {
-                on_generation(&generation);
-                generations.push(generation);
-                let rating = ratings.into_iter().nth(best).expect("rated");
-                return Ok(Bred {
-                    design: population.swap_remove(best),
-                    target,
-                    tolerance: window + 2.0 * std::f64::consts::SQRT_2 * rating.std_error,
-                    rating,
-                    window,
-                    generations,
-                });
+                let design = std::slice::from_ref(&population[best]);
+                let confirmation = rate(design, self.confirmation_seeds())?
+                    .pop()
+                    .expect("one rating per design");
+                generation.confirmation = Some(confirmation.difficulty);
+                if (confirmation.difficulty - target).abs() <= window {
+                    on_generation(&generation);
+                    generations.push(generation);
+                    return Ok(Bred {
+                        design: population.swap_remove(best),
+                        target,
+                        tolerance: window + 2.0 * std::f64::consts::SQRT_2 * confirmation.std_error,
+                        rating: ratings.swap_remove(best),
+                        confirmation,
+                        window,
+                        generations,
+                    });
+                }
             }
             let pairs = self.pairs(&order, &errors, &mut rng);
             let mut children = Vec::with_capacity(n);
@@ -223,7 +260,9 @@ impl Breeder {
             generations.push(generation);
             population = children;
         }
-        unreachable!("the window reaches 1 after 300 generations, and every error is at most 1")
+        unreachable!(
+            "the window reaches 1 after 300 generations, and every error (confirmation too) is at most 1"
+        )
     }
 
     /// The parents of the next generation: `n / 2` pairs of indices into the population.

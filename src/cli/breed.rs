@@ -74,7 +74,7 @@ fn parse_selection(text: &str) -> Result<Selection, String> {
 struct Report {
     breeder: Breeder,
     curve: Curve,
-    /// The run seeds of the re-measurements, after the breeding's.
+    /// The run seeds of the re-measurements, after the breeding's and the confirmation's.
     fresh_seeds: (u64, u64),
     levels: Vec<Outcome>,
 }
@@ -120,8 +120,7 @@ pub fn run(context: &Context, args: &BreedArgs) -> Result<(), Failure> {
         bot,
         ..Breeder::default()
     };
-    let fresh = breeder.rating_seed.saturating_add(breeder.plays);
-    let fresh = fresh..fresh.saturating_add(breeder.plays);
+    let fresh = breeder.fresh_seeds();
     let mut levels = Vec::new();
     for level in args.levels.0..=args.levels.1 {
         let target = curve.target(level);
@@ -233,10 +232,13 @@ impl Progress {
     }
 
     fn show(&self, g: &Generation) {
-        let line = format!(
+        let mut line = format!(
             "level {}: generation {}, nearest {:.3} from the target {:.2} (window ±{:.2})",
             self.level, g.number, g.best_error, self.target, g.window
         );
+        if let Some(c) = g.confirmation {
+            line += &format!(", {c:.3} on the confirmation seeds");
+        }
         match &self.bar {
             Some(bar) => bar.set_message(line),
             None => eprintln!("{line}"),
@@ -249,9 +251,10 @@ impl Progress {
         };
         match outcome {
             Ok(o) => bar.finish_with_message(format!(
-                "level {}: difficulty {:.3} for the target {:.2} after {} generations; {:.3} on fresh seeds",
+                "level {}: difficulty {:.3}, confirmed {:.3}, for the target {:.2} after {} generations; {:.3} on fresh seeds",
                 self.level,
                 o.bred.rating.difficulty,
+                o.bred.confirmation.difficulty,
                 self.target,
                 o.bred.generations.len(),
                 o.recheck.difficulty
@@ -281,18 +284,19 @@ fn read_curve(name: &str) -> Result<Curve, Failure> {
 
 fn table(r: &Report) -> String {
     let mut out = format!(
-        "difficulty on the breeding seeds, again on seeds {}–{} (fresh), and today's level setter on those\n",
+        "difficulty on the breeding seeds, on the confirmation seeds, again on seeds {}–{} (fresh), and today's level setter on those\n",
         r.fresh_seeds.0, r.fresh_seeds.1
     );
-    out += "level  target  bred   ± s.e.  generations  tolerance  fresh  within  setter  terrain          paths     waves  attackers\n";
+    out += "level  target  bred   confirmed  ± s.e.  generations  tolerance  fresh  within  setter  terrain          paths     waves  attackers\n";
     for o in &r.levels {
         let (b, d) = (&o.bred, &o.bred.design);
         out += &format!(
-            "{:>5}  {:>6.2}  {:>5.3}  {:>6.3}  {:>11}  {:>9.3}  {:>5.3}  {:<6}  {:>6.3}  {:<15}  {:<8}  {:>5}  {}\n",
+            "{:>5}  {:>6.2}  {:>5.3}  {:>9.3}  {:>6.3}  {:>11}  {:>9.3}  {:>5.3}  {:<6}  {:>6.3}  {:<15}  {:<8}  {:>5}  {}\n",
             d.level,
             b.target,
             b.rating.difficulty,
-            b.rating.std_error,
+            b.confirmation.difficulty,
+            b.confirmation.std_error,
             b.generations.len(),
             b.tolerance,
             o.recheck.difficulty,

@@ -3,6 +3,7 @@
 //! component per mutation, the widening window, termination), and bred designs played by the
 //! level setter.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rampart::autopilot::LevelResult;
@@ -26,13 +27,13 @@ fn armed() -> Arc<ContentDb> {
 }
 
 /// A rating made up from a number, for searches that should not play: a design's difficulty is
-/// a fixed pseudo-random function of it, so the search has nothing to climb — the hardest case
-/// for termination.
-fn made_up(designs: &[LevelDesign]) -> Vec<Rating> {
+/// a fixed pseudo-random function of it and the seeds, so the search has nothing to climb — the
+/// hardest case for termination — and a confirmation is independent of the first rating.
+fn made_up(designs: &[LevelDesign], seeds: Range<u64>) -> Vec<Rating> {
     designs
         .iter()
         .map(|d| {
-            let text = format!("{d:?}");
+            let text = format!("{d:?}{seeds:?}");
             let x = Seed(xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
                 .rng()
                 .range_f64(0.0, 1.0);
@@ -90,6 +91,7 @@ fn regenerating_a_component_changes_nothing_else() {
 #[test]
 fn the_search_keeps_its_population_widens_its_window_and_always_ends() {
     let content = armed();
+    let mut unconfirmed = 0;
     for (seed, selection, population) in [
         (1, Selection::Ends, 10),
         (2, Selection::Tournament, 10),
@@ -107,7 +109,7 @@ fn the_search_keeps_its_population_widens_its_window_and_always_ends() {
                 &content,
                 3,
                 0.37,
-                |d| Ok(made_up(d)),
+                |d, seeds| Ok(made_up(d, seeds)),
                 |g| seen.push(g.clone()),
             )
             .unwrap();
@@ -116,19 +118,25 @@ fn the_search_keeps_its_population_widens_its_window_and_always_ends() {
         for g in &bred.generations {
             assert_eq!(g.difficulties.len(), population, "population size");
             assert_eq!(g.window, window(g.number));
+            // A design within the window is rated again on other seeds, and only then.
+            assert_eq!(g.confirmation.is_some(), g.best_error <= g.window, "{g:?}");
+            let confirmed = g.confirmation.is_some_and(|c| (c - 0.37).abs() <= g.window);
             if g.number as usize == last {
-                assert!(g.best_error <= g.window);
+                assert!(confirmed, "{g:?} ended the search unconfirmed");
                 assert!(g.mutations.is_empty());
             } else {
-                assert!(
-                    g.best_error > g.window,
-                    "{g:?} should have ended the search"
-                );
+                assert!(!confirmed, "{g:?} should have ended the search");
+                unconfirmed += usize::from(g.confirmation.is_some());
                 // Every child: one draw for whether it mutates, at most one component.
                 assert_eq!(g.mutations.len(), population / 2 * 2);
             }
         }
         assert!((bred.rating.difficulty - 0.37).abs() <= bred.window);
+        assert!((bred.confirmation.difficulty - 0.37).abs() <= bred.window);
+        assert_eq!(
+            bred.tolerance,
+            bred.window + 2.0 * std::f64::consts::SQRT_2 * bred.confirmation.std_error
+        );
         assert!(last < 300, "the window reaches 1 by generation 300");
         // About 15 % of the children had one component drawn anew.
         let children: Vec<&Option<Component>> =
@@ -139,6 +147,10 @@ fn the_search_keeps_its_population_widens_its_window_and_always_ends() {
             assert!((0.07..0.25).contains(&share), "{share}");
         }
     }
+    assert!(
+        unconfirmed > 0,
+        "no confirmation failed: that path is untested"
+    );
     assert_eq!(window(0), 0.0);
     assert_eq!(window(2), 0.0);
     assert_eq!(window(3), 0.01);
@@ -161,7 +173,14 @@ fn breeding_is_the_same_on_one_thread_or_two_and_its_level_is_played_by_the_sett
     let one = breed(1);
     assert_eq!(one, breed(2));
     assert!(one.rating.difficulty <= one.window);
-    let two_errors = 2.0 * std::f64::consts::SQRT_2 * one.rating.std_error;
+    assert!(one.confirmation.difficulty <= one.window);
+    let seeds: Vec<u64> = one.confirmation.plays.iter().map(|p| p.seed).collect();
+    assert_eq!(
+        seeds,
+        [2, 3],
+        "the confirmation plays the seeds after the breeding's"
+    );
+    let two_errors = 2.0 * std::f64::consts::SQRT_2 * one.confirmation.std_error;
     assert_eq!(one.tolerance, one.window + two_errors);
 
     // As a mod's level setter override, the design is what level 1 plays.
@@ -307,6 +326,7 @@ fn breed_writes_levels_a_mod_can_ship_and_refuses_a_bad_curve() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let level = &report["levels"][0];
     assert_eq!(level["target"], 0.0);
+    assert_eq!(report["fresh_seeds"], serde_json::json!([4, 5]));
     for field in ["recheck", "setter"] {
         let d = level[field]["difficulty"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&d), "{field}: {level}");
