@@ -238,6 +238,7 @@ impl World {
                         kind: o.kind.name(),
                     }),
                     level: t.level,
+                    buildable: self.buildable(p),
                 }
             })
             .collect();
@@ -258,6 +259,7 @@ impl World {
             width: grid.width,
             height: grid.height,
             hub: self.hub.pair(),
+            build_near_paths: self.build_near_paths,
             tiles,
             path_starts: self
                 .network
@@ -333,6 +335,7 @@ struct JsonWorld<'a> {
     width: i32,
     height: i32,
     hub: [i32; 2],
+    build_near_paths: bool,
     tiles: Vec<JsonTile<'a>>,
     path_starts: Vec<JsonStart>,
     path_segments: Vec<JsonSegment>,
@@ -356,6 +359,7 @@ struct JsonTile<'a> {
     blocked_surface: bool,
     obstacle: Option<JsonObstacle<'a>>,
     level: u8,
+    buildable: bool,
 }
 
 #[derive(Serialize)]

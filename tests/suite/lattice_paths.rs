@@ -163,6 +163,18 @@ fn circuit_worlds_are_lattice_worlds_and_repeat() {
         let b = generate_world(&params, &terrain, Seed(seed)).unwrap();
         assert_eq!(a.to_json_string(), b.to_json_string(), "seed {seed}");
         assert!(a.build_near_paths);
+        // The JSON tells tools the rule and its result per tile.
+        let json: serde_json::Value = serde_json::from_str(&a.to_json_string()).unwrap();
+        assert_eq!(json["build_near_paths"], true);
+        let buildable: Vec<bool> = json["tiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["buildable"].as_bool().unwrap())
+            .collect();
+        let expected: Vec<bool> = a.grid.tiles().map(|p| a.buildable(p)).collect();
+        assert_eq!(buildable, expected, "seed {seed}");
+        assert!(buildable.contains(&true) && buildable.contains(&false));
         assert_eq!(a.network.extra_branches, 0);
         assert_eq!(a.network.branches, a.main_paths, "seed {seed}");
         for p in a.grid.tiles() {

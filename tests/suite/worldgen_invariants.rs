@@ -206,6 +206,23 @@ fn check(json: &str, terrain: &TerrainType, lengths: &[u32], branches: u32, stat
             "{ctx}: path on blocked {p:?}"
         );
     }
+    // RW5: a player may build on free ground off the paths, next to one where the terrain type
+    // asks for that.
+    let near_rule = w["build_near_paths"].as_bool().unwrap();
+    assert_eq!(near_rule, terrain.build_near_paths, "{ctx}");
+    for (p, t) in &tiles {
+        let near = (-1..=1).any(|dy| (-1..=1).any(|dx| path_tiles.contains(&(p.0 + dx, p.1 + dy))));
+        let expected = !t["blocked_surface"].as_bool().unwrap()
+            && t["obstacle"].is_null()
+            && !path_tiles.contains(p)
+            && (!near_rule || near);
+        assert_eq!(
+            t["buildable"].as_bool(),
+            Some(expected),
+            "{ctx}: RW5 at {p:?}"
+        );
+    }
+
     // RP6: every path tile but the hub continues; the hub is the only end.
     assert!(
         !out.contains_key(&hub),
@@ -529,4 +546,10 @@ fn the_checker_catches_broken_worlds() {
     let i = (hub[1].as_i64().unwrap() * 15 + hub[0].as_i64().unwrap()) as usize;
     v["tiles"][i]["slant"] = Value::from("north");
     assert!(fails(v.to_string()), "hub flat");
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["tiles"][i]["buildable"] = Value::from(true);
+    assert!(fails(v.to_string()), "RW5: the hub is not buildable");
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["build_near_paths"] = Value::from(true);
+    assert!(fails(v.to_string()), "RW5: hills has no near-path rule");
 }
