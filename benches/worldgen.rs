@@ -1,8 +1,9 @@
 //! World generation benchmarks: each stage on fixed inputs and whole worlds, on the thesis's
 //! table-3.1 configuration (three paths of 24, 28 and 33) and a one-path level, for every core
 //! terrain type. Before the criterion runs, `cargo bench --bench worldgen` also prints the
-//! distribution of whole-world times (p50, p95), the WFC success rate per attempt and the
-//! attempts per world over 1000 seeds per terrain type; `docs/worldgen.md` records them.
+//! distribution of whole-world times (p50, p95), the terrain generator's success rate per
+//! attempt (WFC, or the layered generator for `core:delta`) and the attempts per world over 1000
+//! seeds per terrain type; `docs/worldgen.md` records them.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -20,7 +21,7 @@ use rampart::worldgen::{
     StageInputs, WorldGenerator, WorldParams, final_paths, obstacles, scatter,
 };
 
-const TERRAINS: [&str; 3] = ["hills", "islands", "plateaus"];
+const TERRAINS: [&str; 5] = ["hills", "islands", "plateaus", "delta", "circuit"];
 
 fn terrain(stem: &str) -> TerrainType {
     let path = format!(
@@ -172,8 +173,8 @@ fn statistics() {
         }
         let worlds = (1000 - failed) as f64;
         println!(
-            "  {stem:9} wall {}  cpu {}  failed {failed}  path attempts/world {:.3}  WFC attempts/world {:.3}  \
-             WFC success/attempt {:.1}%",
+            "  {stem:9} wall {}  cpu {}  failed {failed}  path attempts/world {:.3}  terrain attempts/world {:.3}  \
+             terrain success/attempt {:.1}%",
             percentiles(wall),
             percentiles(cpu),
             paths as f64 / worlds,
