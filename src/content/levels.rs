@@ -393,9 +393,8 @@ impl Check<'_> {
                 );
             }
             if db.terrain(&d.terrain).is_none() {
-                let help = did_you_mean(&d.terrain, db.terrains.iter().map(|t| t.id.as_str()));
-                let m = say(&format!("there is no terrain type `{}`", d.terrain));
-                self.design_error(i, "terrain", Some(&d.terrain), m, help);
+                let (m, help) = missing_terrain(db, &d.terrain);
+                self.design_error(i, "terrain", Some(&d.terrain), say(&m), help);
             }
             for id in &d.attackers {
                 let found = db.attacker_id(id).map(|a| db.attacker(a));
@@ -731,14 +730,8 @@ impl Check<'_> {
         }
         for t in &r.terrains {
             if db.terrain(t).is_none() {
-                let help = did_you_mean(t, db.terrains.iter().map(|t| t.id.as_str()));
-                self.error_at(
-                    at,
-                    "terrains",
-                    Some(t),
-                    format!("there is no terrain type `{t}`"),
-                    help,
-                );
+                let (message, help) = missing_terrain(db, t);
+                self.error_at(at, "terrains", Some(t), message, help);
             }
         }
         let pool = &r.attackers;
@@ -773,4 +766,16 @@ impl Check<'_> {
             );
         }
     }
+}
+
+/// The error for a terrain type a level asks for but the content lacks: one whose file had
+/// errors is named as such (those errors are reported at the file), anything else gets a
+/// suggestion.
+fn missing_terrain(db: &ContentDb, id: &str) -> (String, Option<String>) {
+    if db.terrain_broken(id) {
+        let message = format!("terrain type `{id}` has errors (reported at its file)");
+        return (message, None);
+    }
+    let help = did_you_mean(id, db.terrains.iter().map(|t| t.id.as_str()));
+    (format!("there is no terrain type `{id}`"), help)
 }

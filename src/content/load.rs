@@ -327,7 +327,10 @@ fn load_terrains(info: &ModInfo, db: &mut ContentDb, loading: &mut Loading) {
                 db.terrain_files.insert(id, path);
                 db.terrains.push(terrain);
             }
-            Err(errors) => diagnostics.extend(errors.into_iter().map(|d| d.for_mod(info.id()))),
+            Err(errors) => {
+                diagnostics.extend(errors.into_iter().map(|d| d.for_mod(info.id())));
+                db.broken_terrains.insert(id);
+            }
         }
     }
 }

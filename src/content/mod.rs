@@ -24,7 +24,7 @@ pub mod tutorial;
 mod validate;
 pub mod wave_params;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -181,6 +181,8 @@ pub struct ContentDb {
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.
     terrain_files: BTreeMap<String, PathBuf>,
+    /// Terrain types whose files had errors (reported where they are), left out.
+    broken_terrains: BTreeSet<String>,
     hash: u64,
 }
 
@@ -219,6 +221,12 @@ impl ContentDb {
     /// The terrain type with id `mod:name`.
     pub fn terrain(&self, id: &str) -> Option<&TerrainType> {
         self.terrains.iter().find(|t| t.id == id)
+    }
+
+    /// Whether a terrain type's file exists but had errors: a reference to it is not a second
+    /// mistake, and checks say nothing more about it.
+    pub fn terrain_broken(&self, id: &str) -> bool {
+        self.broken_terrains.contains(id)
     }
 
     /// The file a terrain type was read from.

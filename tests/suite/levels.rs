@@ -156,6 +156,35 @@ fn broken_levels_files_are_reported_where_they_are_wrong() {
 }
 
 #[test]
+fn a_level_on_a_terrain_type_with_errors_points_at_those_errors() {
+    // The terrain file's own error is the mistake; the levels that name it say so instead of
+    // claiming the type does not exist (and suggesting another).
+    let mods = Mods::new();
+    mods.manifest("broken", &["core"])
+        .file("broken/terrain/maze.terrain", "display_name Maze\nbuild_near_paths maybe\n")
+        .file(
+            "broken/levels.ron",
+            "(overrides: \"core:levels\",\n designs: [(level: 1, terrain: \"broken:maze\", path_lengths: [20],\n attackers: [\"core:red_slime\"], wave_count: 2, fuel_goal: 20, materials: 30)])",
+        );
+    let errors = errors(&mods);
+    assert!(
+        errors.iter().any(|e| e.contains("maze.terrain:2:18")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("levels.ron:2:32")
+            && e.contains("terrain type `broken:maze` has errors (reported at its file)")),
+        "{errors:#?}"
+    );
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.contains("there is no terrain type")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
 fn a_broken_override_leaves_no_level_setter_and_runs_say_why() {
     let mods = Mods::new();
     mods.manifest("broken", &["core"]).file(
