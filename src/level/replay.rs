@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::{LevelSetup, SetupError};
-use crate::battle::{Battle, PlayerCommand};
+use crate::battle::{Battle, LogKind, PlayerCommand};
 use crate::content::ContentDb;
 
 /// The version of the record format: 2 since the battle's starting values are one `start`.
@@ -39,6 +39,18 @@ pub struct Replay {
     pub checkpoints: Vec<(u64, u64)>,
     /// The tick the recording stopped at, and the state hash there.
     pub end: (u64, u64),
+}
+
+/// A command the battle refused while a record was played, with the battle's reason — the words
+/// the client shows the player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The tick it was refused at.
+    pub tick: u64,
+    /// The command, as the record has it.
+    pub command: PlayerCommand,
+    /// Why, in words for the player.
+    pub reason: String,
 }
 
 /// Where a replay went differently.
@@ -113,6 +125,17 @@ impl Replay {
     /// Plays the record again with `content` up to where it stopped, checking every checkpoint
     /// and the end: the battle as it was when recorded, and how many hashes matched.
     pub fn play(&self, content: &Arc<ContentDb>) -> Result<(Battle, usize), ReplayError> {
+        self.play_noting(content, &mut Vec::new())
+    }
+
+    /// [`Replay::play`], pushing every command the battle refuses onto `refused` as it happens —
+    /// so a replay that stops at a difference still tells what was refused before it. The
+    /// battle's log says what it refused and why; nothing here judges a command.
+    pub fn play_noting(
+        &self,
+        content: &Arc<ContentDb>,
+        refused: &mut Vec<Refusal>,
+    ) -> Result<(Battle, usize), ReplayError> {
         if self.format != FORMAT {
             return Err(ReplayError::Format(self.format));
         }
@@ -125,8 +148,19 @@ impl Replay {
         }
         let mut checks = self.checkpoints.iter().peekable();
         let mut matched = 0;
+        let mut logged = 0;
         while battle.tick() < self.end.0 {
             battle.step();
+            let log = battle.log();
+            refused.extend(log[logged..].iter().filter_map(|entry| match &entry.kind {
+                LogKind::Refused { command, reason } => Some(Refusal {
+                    tick: entry.tick,
+                    command: command.clone(),
+                    reason: reason.clone(),
+                }),
+                _ => None,
+            }));
+            logged = log.len();
             while let Some(&&(tick, expected)) = checks.peek() {
                 if tick >= battle.tick() {
                     break;

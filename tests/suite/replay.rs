@@ -1,6 +1,7 @@
 //! A whole battle on a generated world, recorded, replayed in another process, and played with
-//! different tick batching; and a record checked in from today's format, which must replay with
-//! its hashes.
+//! different tick batching; a record checked in from today's format, which must replay with
+//! its hashes; and refused commands, which a replay reports with their tick and the battle's
+//! reason.
 //!
 //! The checked-in record pins the record format and the state hash: a change to either (a new
 //! field in the battle state, a rule that plays differently) fails
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use crate::common::load_dirs;
 use rampart::battle::{Battle, PlayerCommand, Start, WaveSpawn, WaveSpawns};
 use rampart::content::{ContentDb, Priority};
-use rampart::level::replay::{FORMAT, Replay};
+use rampart::level::replay::{FORMAT, Refusal, Replay};
 use rampart::level::{LevelSetup, WorldSetup};
 use rampart::rng::Seed;
 use rampart::worldgen::Pos;
@@ -154,6 +155,22 @@ fn batching_and_pauses_do_not_change_the_battle() {
     assert_eq!(one.script_errors().count(), 0);
 }
 
+/// Runs `rampart replay FILE --mods-dir MODS` and `extra` away from the repository, so that only
+/// those mods load.
+fn replay_cli(file: &Path, mods: &Path, extra: &[&str]) -> std::process::Output {
+    let dir = file.parent().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(["replay"])
+        .arg(file)
+        .arg("--mods-dir")
+        .arg(mods)
+        .args(extra)
+        .current_dir(dir)
+        .env("RAMPART_HOME", dir)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
     let content = content();
@@ -163,18 +180,7 @@ fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("battle.json");
     std::fs::write(&file, serde_json::to_string_pretty(&replay).unwrap()).unwrap();
-    // Run away from the repository, so that only the record's mods load.
-    let run = |file: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_rampart"))
-            .args(["replay"])
-            .arg(file)
-            .arg("--mods-dir")
-            .arg(fixture_mods())
-            .current_dir(dir.path())
-            .env("RAMPART_HOME", dir.path())
-            .output()
-            .unwrap()
-    };
+    let run = |file: &Path| replay_cli(file, &fixture_mods(), &[]);
     let out = run(&file);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -250,4 +256,65 @@ fn a_wave_end_the_replay_does_not_have_is_reported_with_the_real_hash() {
     let error = record.verify(&content).unwrap_err().to_string();
     assert!(error.contains("the replay has none there"), "{error}");
     assert!(!error.contains("0000000000000000"), "{error}");
+}
+
+#[test]
+fn refused_commands_are_reported_with_tick_command_and_reason_and_change_nothing() {
+    let content = content();
+    let mut record = checked_in();
+    let Some((0, PlayerCommand::Place { position, .. })) = record.commands.first().cloned() else {
+        panic!("the record starts by placing a building");
+    };
+    let occupied = PlayerCommand::place("recorded:bolt", position.x, position.y);
+    let outside = PlayerCommand::place("recorded:gun", -3.0, position.y);
+    let unknown = PlayerCommand::place("recorded:cannon", position.x, position.y);
+    for (i, command) in [&occupied, &outside, &unknown].into_iter().enumerate() {
+        record.commands.insert(1 + i, (0, command.clone()));
+    }
+    let mut refused = Vec::new();
+    let (_, matched) = record.play_noting(&content, &mut refused).unwrap();
+    // Refused commands change nothing: the recorded hashes still match.
+    assert_eq!(matched, record.checkpoints.len() + 1);
+    let refusal = |tick, command: &PlayerCommand, reason: &str| Refusal {
+        tick,
+        command: command.clone(),
+        reason: reason.to_string(),
+    };
+    assert_eq!(
+        refused,
+        [
+            refusal(0, &occupied, "there is already a building here"),
+            refusal(0, &outside, "that is outside the world"),
+            refusal(0, &unknown, "there is no blueprint `recorded:cannon`"),
+            // The checked-in record's own: a wave started while one runs.
+            refusal(300, &PlayerCommand::StartWave, "a wave is already running"),
+        ]
+    );
+
+    // The command line lists them, one a line, and still verifies the hashes.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("refused.json");
+    std::fs::write(&file, serde_json::to_string(&record).unwrap()).unwrap();
+    let out = replay_cli(&file, &fixture_mods(), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("replay verified"));
+    assert!(
+        stderr.contains("the battle refused 4 commands:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "  tick 0: place recorded:gun at (-3, {}): that is outside the world\n",
+            position.y
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("  tick 300: start the next wave: a wave is already running\n"),
+        "{stderr}"
+    );
+    let out = replay_cli(&file, &fixture_mods(), &["--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: 4 commands refused (--strict)"));
 }
