@@ -1,5 +1,5 @@
 //! `rampart replay`: play a recorded battle again, check every state hash it recorded, and
-//! list the commands the battle refused.
+//! list the commands the battle refused (`docs/modding/records.md`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,7 +53,14 @@ pub fn run(context: &Context, args: &ReplayArgs) -> Result<(), Failure> {
     let (battle, matched) =
         played.map_err(|e| Failure::Found(Some(format!("the replay does not match: {e}"))))?;
     let (tick, hash) = (replay.end.0, battle.state_hash());
-    out!("replay verified: {matched} state hashes match, up to tick {tick} ({hash:016x})");
+    match replay.end.1 {
+        Some(_) => {
+            out!("replay verified: {matched} state hashes match, up to tick {tick} ({hash:016x})")
+        }
+        None => out!(
+            "replay played to tick {tick}: {matched} state hashes match; the record gives no end hash (the state hash there is {hash:016x}): write `\"end\": [{tick}, {hash}]` into it to check it"
+        ),
+    }
     if args.strict && !refused.is_empty() {
         return Err(Failure::Found(Some(format!(
             "{} refused (--strict)",
