@@ -234,6 +234,30 @@ impl PlayerCommand {
     }
 }
 
+/// The command in words, for reports: `place core:sniper at (5, 6)`, `start the next wave`.
+impl std::fmt::Display for PlayerCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerCommand::StartWave => write!(f, "start the next wave"),
+            PlayerCommand::Place {
+                blueprint,
+                position,
+                rotation,
+            } => {
+                write!(f, "place {blueprint} at ({}, {})", position.x, position.y)?;
+                match rotation {
+                    0 => Ok(()),
+                    r => write!(f, " turned {r} quarter turns"),
+                }
+            }
+            PlayerCommand::Remove { entity } => write!(f, "remove entity {entity:?}"),
+            PlayerCommand::SetPriority { entity, priority } => {
+                write!(f, "set the priority of entity {entity:?} to {priority:?}")
+            }
+        }
+    }
+}
+
 /// A line of the battle's log, for the client and for tests.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogEntry {

@@ -70,7 +70,8 @@ pub enum Command {
     Mods(mods::ModsArgs),
     /// Generate one world and print a summary, write it as JSON or draw it as a PNG.
     Generate(generate::GenerateArgs),
-    /// Play a recorded battle again and check that every state hash it recorded matches.
+    /// Play a recorded battle again, check that every state hash it recorded matches, and list
+    /// the commands the battle refused (docs/modding/records.md).
     Replay(replay::ReplayArgs),
     /// Print the generated waves of one level of a run, as the level setter makes them.
     Waves(waves::WavesArgs),

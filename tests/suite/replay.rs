@@ -1,6 +1,7 @@
 //! A whole battle on a generated world, recorded, replayed in another process, and played with
-//! different tick batching; and a record checked in from today's format, which must replay with
-//! its hashes.
+//! different tick batching; a record checked in from today's format, which must replay with
+//! its hashes; the example record of `docs/modding/records.md`; and refused commands, which a
+//! replay reports with their tick and the battle's reason.
 //!
 //! The checked-in record pins the record format and the state hash: a change to either (a new
 //! field in the battle state, a rule that plays differently) fails
@@ -12,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use crate::common::load_dirs;
-use rampart::battle::{Battle, PlayerCommand, Start, WaveSpawn, WaveSpawns};
+use crate::common::{load_dirs, repo_mods};
+use rampart::battle::{Battle, EntityKind, PlayerCommand, Start, StatOf, WaveSpawn, WaveSpawns};
 use rampart::content::{ContentDb, Priority};
-use rampart::level::replay::{FORMAT, Replay};
+use rampart::level::replay::{FORMAT, Refusal, Replay};
 use rampart::level::{LevelSetup, WorldSetup};
 use rampart::rng::Seed;
 use rampart::worldgen::Pos;
@@ -154,6 +155,22 @@ fn batching_and_pauses_do_not_change_the_battle() {
     assert_eq!(one.script_errors().count(), 0);
 }
 
+/// Runs `rampart replay FILE --mods-dir MODS` and `extra` away from the repository, so that only
+/// those mods load.
+fn replay_cli(file: &Path, mods: &Path, extra: &[&str]) -> std::process::Output {
+    let dir = file.parent().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(["replay"])
+        .arg(file)
+        .arg("--mods-dir")
+        .arg(mods)
+        .args(extra)
+        .current_dir(dir)
+        .env("RAMPART_HOME", dir)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
     let content = content();
@@ -163,18 +180,7 @@ fn a_recorded_battle_verifies_in_another_process_and_a_changed_one_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("battle.json");
     std::fs::write(&file, serde_json::to_string_pretty(&replay).unwrap()).unwrap();
-    // Run away from the repository, so that only the record's mods load.
-    let run = |file: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_rampart"))
-            .args(["replay"])
-            .arg(file)
-            .arg("--mods-dir")
-            .arg(fixture_mods())
-            .current_dir(dir.path())
-            .env("RAMPART_HOME", dir.path())
-            .output()
-            .unwrap()
-    };
+    let run = |file: &Path| replay_cli(file, &fixture_mods(), &[]);
     let out = run(&file);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -250,4 +256,187 @@ fn a_wave_end_the_replay_does_not_have_is_reported_with_the_real_hash() {
     let error = record.verify(&content).unwrap_err().to_string();
     assert!(error.contains("the replay has none there"), "{error}");
     assert!(!error.contains("0000000000000000"), "{error}");
+}
+
+/// The text of `docs/modding/records.md`.
+fn records_doc() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding/records.md");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The code blocks of `docs/modding/records.md` fenced as `lang`, in order.
+fn doc_blocks(lang: &str) -> Vec<String> {
+    records_doc()
+        .split(&format!("```{lang}\n"))
+        .skip(1)
+        .map(|block| block.split("```").next().unwrap().to_string())
+        .collect()
+}
+
+/// The example record of `docs/modding/records.md`, its one JSON block, as written there.
+fn documented_record() -> String {
+    let blocks = doc_blocks("json");
+    assert_eq!(blocks.len(), 1, "records.md has one JSON example");
+    blocks[0].clone()
+}
+
+fn read_record(text: &str) -> Replay {
+    serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("the example of docs/modding/records.md: {e}"))
+}
+
+#[test]
+fn the_documented_record_replays_with_nothing_refused_and_its_buildings_fight() {
+    let content = load_dirs(&[repo_mods()]);
+    let record = read_record(&documented_record());
+    let mut refused = Vec::new();
+    let (mut battle, matched) = record.play_noting(&content, &mut refused).unwrap();
+    assert_eq!(refused, [], "the example's commands are all carried out");
+    assert_eq!(matched, 0, "the example gives no hashes to check");
+    assert_eq!(battle.tick(), 600);
+    assert_eq!(battle.checkpoints().len(), 2, "both waves ended");
+    let buildings = battle
+        .entities()
+        .filter(|(_, e)| matches!(e.kind, EntityKind::Building(_)))
+        .count();
+    assert_eq!(buildings, 3, "the Hub, the Sentry and the Radar");
+    let (id, sentry) = battle.entities().find(|(_, e)| e.tower.is_some()).unwrap();
+    assert!(sentry.damage_dealt > 0.0, "the Sentry fought");
+    assert_eq!(
+        serde_json::to_value(id).unwrap(),
+        serde_json::json!({"idx": 2, "version": 1}),
+        "the first building placed is numbered as records.md says"
+    );
+    let EntityKind::Building(blueprint) = sentry.kind else {
+        panic!("the Sentry is a building")
+    };
+    let stat = StatOf {
+        blueprint,
+        entity: Some(id),
+    };
+    let range = battle.look(|b| &b.chains.range, &stat);
+    assert!(
+        range > content.blueprint(blueprint).range.unwrap(),
+        "the Radar beside it lengthens the Sentry's range"
+    );
+    assert_eq!(battle.script_errors().count(), 0);
+
+    // With the hashes it reached written in, as the doc says, it verifies them.
+    let mut sealed = record.clone();
+    sealed.end.1 = Some(battle.state_hash());
+    assert_eq!(sealed.verify(&content), Ok(1));
+    sealed.end.1 = Some(battle.state_hash() ^ 1);
+    assert!(sealed.verify(&content).is_err());
+}
+
+#[test]
+fn the_documented_refusal_is_what_replay_prints_and_strict_exits_1() {
+    let radar = r#"{"blueprint": "core:radar", "position": {"x": 5.0"#;
+    let text = documented_record();
+    assert!(
+        text.contains(radar),
+        "the example places the Radar at x = 5"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("off-the-world.json");
+    std::fs::write(&file, text.replace(radar, &radar.replace("5.0", "40.0"))).unwrap();
+    let [listed, strict] = <[String; 2]>::try_from(doc_blocks("text")).unwrap();
+
+    let out = replay_cli(&file, &repo_mods(), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("replay played to tick 600"),
+        "{stderr}"
+    );
+    for line in listed.lines() {
+        assert!(stderr.contains(line), "`{line}` is not in\n{stderr}");
+    }
+
+    let out = replay_cli(&file, &repo_mods(), &["--strict"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for line in listed.lines().chain(strict.lines()) {
+        assert!(stderr.contains(line), "`{line}` is not in\n{stderr}");
+    }
+}
+
+#[test]
+fn refused_commands_are_reported_with_tick_command_and_reason_and_change_nothing() {
+    let content = content();
+    let mut record = checked_in();
+    let Some((0, PlayerCommand::Place { position, .. })) = record.commands.first().cloned() else {
+        panic!("the record starts by placing a building");
+    };
+    let occupied = PlayerCommand::place("recorded:bolt", position.x, position.y);
+    let outside = PlayerCommand::place("recorded:gun", -3.0, position.y);
+    let unknown = PlayerCommand::place("recorded:cannon", position.x, position.y);
+    for (i, command) in [&occupied, &outside, &unknown].into_iter().enumerate() {
+        record.commands.insert(1 + i, (0, command.clone()));
+    }
+    let mut refused = Vec::new();
+    let (_, matched) = record.play_noting(&content, &mut refused).unwrap();
+    // Refused commands change nothing: the recorded hashes still match.
+    assert_eq!(matched, record.checkpoints.len() + 1);
+    let refusal = |tick, command: &PlayerCommand, reason: &str| Refusal {
+        tick,
+        command: command.clone(),
+        reason: reason.to_string(),
+    };
+    assert_eq!(
+        refused,
+        [
+            refusal(0, &occupied, "there is already a building here"),
+            refusal(0, &outside, "that is outside the world"),
+            refusal(0, &unknown, "there is no blueprint `recorded:cannon`"),
+            // The checked-in record's own: a wave started while one runs.
+            refusal(300, &PlayerCommand::StartWave, "a wave is already running"),
+        ]
+    );
+
+    // The command line lists them, one a line, and still verifies the hashes.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("refused.json");
+    std::fs::write(&file, serde_json::to_string(&record).unwrap()).unwrap();
+    let out = replay_cli(&file, &fixture_mods(), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("replay verified"));
+    assert!(
+        stderr.contains("the battle refused 4 commands:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "  tick 0: place recorded:gun at (-3, {}): that is outside the world\n",
+            position.y
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("  tick 300: start the next wave: a wave is already running\n"),
+        "{stderr}"
+    );
+    let out = replay_cli(&file, &fixture_mods(), &["--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: 4 commands refused (--strict)"));
+}
+
+#[test]
+fn placements_without_the_materials_are_refused_with_the_battles_reason() {
+    let content = load_dirs(&[repo_mods()]);
+    let mut record = read_record(&documented_record());
+    record.setup.start.materials = 0.0;
+    let mut refused = Vec::new();
+    record.play_noting(&content, &mut refused).unwrap();
+    let placements: Vec<&Refusal> = refused.iter().filter(|r| r.tick == 0).collect();
+    assert_eq!(placements.len(), 2, "{refused:?}");
+    for (r, (_, command)) in placements.iter().zip(&record.commands) {
+        assert_eq!(&r.command, command);
+        assert!(
+            r.reason.starts_with("not enough materials:") && r.reason.ends_with(", 0 available"),
+            "{}",
+            r.reason
+        );
+    }
 }
