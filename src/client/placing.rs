@@ -473,7 +473,17 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                 return None;
             }
             let tile = world.tile(p);
-            let mut lines = vec![format!("Surface {}, level {}", tile.surface, tile.level)];
+            // The terrain type's name for the surface, or its key where the type names none.
+            let surface = session
+                .battle
+                .content()
+                .terrain(&world.terrain)
+                .and_then(|t| t.surface_names.get(&tile.surface).cloned())
+                .unwrap_or_else(|| format!("Surface {}", tile.surface));
+            let mut lines = vec![format!("{surface}, level {}", tile.level)];
+            if world.blocked_surface[world.grid.index(p)] {
+                lines.push("Nothing can be built on this ground".into());
+            }
             if let Some(d) = tile.slant {
                 lines.push(format!("A ramp down to the {}", d.name()));
             }

@@ -139,6 +139,33 @@ fn char_at<T>(s: &Sp<T>, index: usize) -> Sp<()> {
     }
 }
 
+/// A `surface_colors` or `surface_names` block as a map: each key a declared surface, given once.
+fn per_surface<T: Clone>(
+    c: &mut Checker<'_>,
+    surfaces: &[char],
+    entries: &[(Sp<char>, T)],
+    what: &str,
+) -> BTreeMap<char, T> {
+    let mut map = BTreeMap::new();
+    for (key, value) in entries {
+        if !surfaces.contains(&key.value) {
+            c.error(
+                key,
+                format!("surface `{}` is not declared", key.value),
+                "unknown surface",
+            );
+            c.help("declare it in `free_surfaces` or `blocked_surfaces`");
+        } else if map.insert(key.value, value.clone()).is_some() {
+            c.error(
+                key,
+                format!("surface `{}` has two {what}s", key.value),
+                &format!("second {what}"),
+            );
+        }
+    }
+    map
+}
+
 pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType, Vec<Diagnostic>> {
     let mut c = Checker {
         file,
@@ -184,23 +211,8 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         .collect();
     let edges: Vec<char> = free_edges.iter().chain(&blocked_edges).copied().collect();
 
-    let mut surface_colors = BTreeMap::new();
-    for (key, rgb) in &raw.surface_colors {
-        if !surfaces.contains(&key.value) {
-            c.error(
-                key,
-                format!("surface `{}` is not declared", key.value),
-                "unknown surface",
-            );
-            c.help("declare it in `free_surfaces` or `blocked_surfaces`");
-        } else if surface_colors.insert(key.value, *rgb).is_some() {
-            c.error(
-                key,
-                format!("surface `{}` has two colours", key.value),
-                "second colour",
-            );
-        }
-    }
+    let surface_colors = per_surface(&mut c, &surfaces, &raw.surface_colors, "colour");
+    let surface_names = per_surface(&mut c, &surfaces, &raw.surface_names, "name");
 
     let ctx = Keys {
         surfaces: &surfaces,
@@ -275,6 +287,7 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         blocked_edges,
         max_height,
         surface_colors,
+        surface_names,
         modules,
         obstacles,
         phases,

@@ -7,7 +7,7 @@
 //!
 //! Extensions to the thesis's format (documented in `docs/worldgen.md`): keys may be letters or
 //! digits, `collision` is optional, a `surface_colors { G 4c9a3f ... }` block gives colours for
-//! pictures and the client, `obstacles` / `scatterer` may be left out (no obstacles / models),
+//! pictures and the client, `surface_names { G Grass ... }` names surfaces for the player, `obstacles` / `scatterer` may be left out (no obstacles / models),
 //! `generator layered` swaps the wave function collapse for the layered generator, `paths lattice`
 //! lays the main paths along a logic grid, and `build_near_paths true` keeps buildings next to
 //! the paths.
@@ -47,6 +47,8 @@ pub struct TerrainType {
     pub max_height: u8,
     /// Optional colours per surface, `[r, g, b]`.
     pub surface_colors: BTreeMap<char, [u8; 3]>,
+    /// Optional names per surface, for the player (`surface_names`).
+    pub surface_names: BTreeMap<char, String>,
     /// The wave-function-collapse modules, in declaration order.
     pub modules: Vec<Module>,
     /// The obstacles, in declaration order. Affinities refer to this order.
@@ -58,12 +60,13 @@ pub struct TerrainType {
 }
 
 impl TerrainType {
-    /// Whether `other` makes the same worlds: everything equal but the colours and the display
-    /// name, which only change how a world looks.
+    /// Whether `other` makes the same worlds: everything equal but the colours and the names,
+    /// which only change how a world looks.
     pub fn same_worlds(&self, other: &TerrainType) -> bool {
         let looks = |t: &TerrainType| TerrainType {
             display_name: String::new(),
             surface_colors: BTreeMap::new(),
+            surface_names: BTreeMap::new(),
             ..t.clone()
         };
         looks(self) == looks(other)

@@ -69,6 +69,7 @@ pub(super) struct Raw {
     pub blocked_edges: Option<Sp<String>>,
     pub max_height: Option<Sp<u32>>,
     pub surface_colors: Vec<(Sp<char>, [u8; 3])>,
+    pub surface_names: Vec<(Sp<char>, String)>,
     pub modules: Option<Sp<Vec<RawModule>>>,
     pub phases: Option<Sp<Vec<Vec<Sp<String>>>>>,
     pub obstacles: Vec<RawObstacle>,
@@ -240,7 +241,9 @@ fn describe(rule: Rule) -> Option<String> {
         Rule::digits => "height digits",
         Rule::boolean => "`true` or `false`",
         Rule::color => "a colour as six hex digits (rrggbb)",
-        Rule::surface_key | Rule::surface_color => "a surface key and its colour (`G 4c9a3f`)",
+        Rule::surface_key => "a surface key (one letter or digit)",
+        Rule::surface_color => "a surface key and its colour (`G 4c9a3f`)",
+        Rule::surface_name => "a surface key and its name (`G Grass`)",
         Rule::corner => "a tile `<surface><height><slant>`, e.g. `G0x`",
         Rule::edge => "an edge key (one letter or digit)",
         Rule::module | Rule::obstacle | Rule::scatter_model => "`* <Name> { ... }`",
@@ -275,6 +278,19 @@ struct Reader<'f> {
 fn items(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
     pair.into_inner()
         .filter(|p| !matches!(p.as_rule(), Rule::open | Rule::close | Rule::star))
+}
+
+/// The entries of a `surface_names` block: key and name, `_` read as a space.
+fn surface_names(prop: Pair<'_, Rule>) -> Vec<(Sp<char>, String)> {
+    items(prop)
+        .skip(1)
+        .filter_map(|entry| {
+            let mut inner = items(entry);
+            let (key, name) = (inner.next()?, inner.next()?);
+            let c = key.as_str().chars().next()?;
+            Some((Sp::new(c, &key), name.as_str().replace('_', " ")))
+        })
+        .collect()
 }
 
 /// The value part of a `keyword value` property.
@@ -371,6 +387,7 @@ impl Reader<'_> {
     fn file(&mut self, top: Pair<'_, Rule>) -> Raw {
         let mut raw = Raw::default();
         let mut colors_seen = None;
+        let mut names_seen = None;
         let mut obstacles_seen = None;
         let mut scatter_seen = None;
         for prop in items(top) {
@@ -390,6 +407,10 @@ impl Reader<'_> {
                 Rule::surface_colors => {
                     self.once(&mut colors_seen, &prop, Some(()));
                     raw.surface_colors.extend(self.surface_colors(prop));
+                }
+                Rule::surface_names => {
+                    self.once(&mut names_seen, &prop, Some(()));
+                    raw.surface_names.extend(surface_names(prop));
                 }
                 Rule::modules => {
                     let v = Some(Sp::new(self.modules(prop.clone()), &prop));

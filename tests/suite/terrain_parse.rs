@@ -526,3 +526,49 @@ fn path_option_mistakes_point_at_the_line_and_column() {
         18,
     );
 }
+
+#[test]
+fn surfaces_have_names_for_the_player_and_mistakes_point_at_the_key() {
+    let with = |extra: &str| {
+        BASE.replacen(
+            "display_name Base\n",
+            &format!("display_name Base\n{extra}"),
+            1,
+        )
+    };
+    let t = parse(&with("surface_names { G Tall_grass W Water }\n")).unwrap();
+    assert_eq!(t.surface_names[&'G'], "Tall grass");
+    assert_eq!(t.surface_names[&'W'], "Water");
+    assert!(parse(BASE).unwrap().surface_names.is_empty());
+    // Names change how a world reads, not the world.
+    assert!(t.same_worlds(&parse(BASE).unwrap()));
+    let d = one_error(
+        &with("surface_names { G Grass X Lava }\n"),
+        "surface `X` is not declared",
+        2,
+        25,
+    );
+    assert!(d.render(false).contains("free_surfaces"));
+    one_error(
+        &with("surface_names { G Grass G Meadow }\n"),
+        "surface `G` has two names",
+        2,
+        25,
+    );
+    one_error(
+        &with("surface_names { G }\n"),
+        "expected a name (no spaces)",
+        2,
+        19,
+    );
+    // Every core terrain type names every surface it declares.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/mods/core/terrain");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = parse_terrain("core:x", &SourceFile::new(&path, text)).unwrap();
+        for s in t.free_surfaces.iter().chain(&t.blocked_surfaces) {
+            assert!(t.surface_names.contains_key(s), "{}: `{s}`", path.display());
+        }
+    }
+}
