@@ -1,13 +1,16 @@
 //! What scripts do at run time is checked and bounded: values out of their chain's domain fall
 //! back with a script error, `game:spawn` refuses points outside the world, a stalled wave ends,
-//! a mod's registrations and instructions per tick are limited, and a script failing again and
-//! again is switched off alone, its repeated error counted once.
+//! a mod's registrations and instructions per tick are limited, a script failing again and
+//! again is switched off alone, its repeated error counted once, and effect names close to a
+//! built-in one get a hint.
 
 use crate::common::arena::{Arena, STRAIGHT};
 use crate::common::{Mods, attacker, wave};
+use rampart::battle::effects::BUILT_IN_EFFECTS;
 use rampart::battle::scripting::MAX_SCRIPT_FAILURES;
 use rampart::battle::scripting::limits::{MAX_REGISTRATIONS_PER_TICK, TICK_INSTRUCTIONS};
 use rampart::battle::{LogKind, Phase, PlayerCommand, StatOf};
+use rampart::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
 use rampart::lua::ScriptErrorKind;
 
 /// A mod `hostile` (after core) whose one top-level script is `source`, plus other files.
@@ -471,4 +474,18 @@ game:modify("speed", -1, function(speed) return speed * 2 end)
         2.0,
         "main.lua's own modifier still runs"
     );
+}
+
+#[test]
+fn only_effect_names_very_close_to_a_built_in_one_get_a_hint() {
+    // A mod's own effect is legal, so the hint is stricter than for names that must be known.
+    let hint = |name| did_you_mean_above(name, BUILT_IN_EFFECTS, SIMILAR_LEGAL);
+    assert_eq!(hint("burnin").as_deref(), Some("did you mean `burning`?"));
+    assert_eq!(hint("freezng").as_deref(), Some("did you mean `freezing`?"));
+    assert_eq!(
+        hint("catalyzed"),
+        None,
+        "core's own effect, 0.85 from `paralyzed`"
+    );
+    assert_eq!(hint("marked"), None);
 }

@@ -15,6 +15,7 @@
 //! charged to is set along with the lent battle.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 
@@ -33,6 +34,8 @@ pub(crate) struct HostShared {
     loading: Cell<bool>,
     /// Each script's failures.
     pub(super) budgets: Budgets,
+    /// Warnings given this battle, so that each is given once.
+    warned: RefCell<BTreeSet<String>>,
     /// What each mod's scripts may still do this tick.
     pub(super) limits: TickLimits,
     /// Errors raised with no battle to log them in (under `rampart check`).
@@ -61,6 +64,7 @@ impl HostShared {
             owner: Cell::new(None),
             loading: Cell::new(false),
             budgets: Budgets::default(),
+            warned: RefCell::new(BTreeSet::new()),
             limits: TickLimits::new(mods, budget),
             unlogged: RefCell::new(Vec::new()),
         })
@@ -150,6 +154,13 @@ impl HostShared {
             };
             tracing::warn!(target: "rampart::script", "{disabled}");
             battle.push_log(LogKind::ScriptDisabled(disabled));
+        }
+    }
+
+    /// Logs `warning` at `warn`, once per battle.
+    pub(crate) fn warn_once(&self, warning: String) {
+        if self.warned.borrow_mut().insert(warning.clone()) {
+            tracing::warn!(target: "rampart::script", "{warning}");
         }
     }
 }
