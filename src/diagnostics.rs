@@ -552,20 +552,44 @@ pub fn shown_per_file<'a>(
 /// How similar (Jaro–Winkler, 0 to 1) a name must be to a known one to be suggested.
 pub const SIMILAR: f64 = 0.8;
 
+/// How similar a name that is legal as written (a mod's own effect) must be to a known one to
+/// be suggested: stricter than [`SIMILAR`], because there a wrong hint questions a correct name
+/// (core's `catalyzed` is 0.85 from `paralyzed`; `burnin` is 0.97 from `burning`).
+pub const SIMILAR_LEGAL: f64 = 0.9;
+
 /// The known name most similar to `wanted`, if one is similar enough to be what was meant: the
 /// one rule behind every "did you mean" hint.
 pub fn closest<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    closest_above(wanted, known, SIMILAR)
+}
+
+/// [`closest`] with the similarity `threshold` a suggestion must exceed.
+fn closest_above<'a>(
+    wanted: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    threshold: f64,
+) -> Option<&'a str> {
     known
         .into_iter()
         .map(|k| (strsim::jaro_winkler(wanted, k), k))
-        .filter(|(score, _)| *score > SIMILAR)
+        .filter(|(score, _)| *score > threshold)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| k)
 }
 
 /// "did you mean `name`?" for the [`closest`] known name, if there is one.
 pub fn did_you_mean<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    closest(wanted, known).map(|k| format!("did you mean `{k}`?"))
+    did_you_mean_above(wanted, known, SIMILAR)
+}
+
+/// [`did_you_mean`] with the similarity `threshold` a suggestion must exceed ([`SIMILAR`] for
+/// a name that is wrong unless known, [`SIMILAR_LEGAL`] for one that may be a new name).
+pub fn did_you_mean_above<'a>(
+    wanted: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    threshold: f64,
+) -> Option<String> {
+    closest_above(wanted, known, threshold).map(|k| format!("did you mean `{k}`?"))
 }
 
 /// A list of diagnostics collected while loading or checking.

@@ -11,6 +11,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The effects with engine rules (see the module's doc). Any other name is a mod's own; one
+/// close to these is warned about where a script applies or removes it, as a likely typo.
+pub const BUILT_IN_EFFECTS: [&str; 7] = [
+    "burning",
+    "freezing",
+    "shield",
+    "stealth",
+    "overclocked",
+    "paralyzed",
+    "electrified",
+];
+
 use super::chains::{Damage, StatOf};
 use super::entity::EntityId;
 use super::{Battle, LogKind, Owner, Scope};

@@ -53,8 +53,8 @@ pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
-pub use scripting::ScriptHost;
 pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
+pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
@@ -284,13 +284,12 @@ pub enum LogKind {
         /// Why, in words for the player.
         reason: String,
     },
-    /// A mod's script failed; the battle went on without it.
+    /// A mod's script failed; the battle went on without it. Logged the first time only: the
+    /// same error again is counted in [`Battle::script_error_counts`].
     ScriptError(ScriptError),
-    /// A mod's scripts failed too often and were switched off for this battle.
-    ModDisabled {
-        /// The mod.
-        mod_id: String,
-    },
+    /// A script failed too often and was switched off for this battle; the mod's other scripts
+    /// go on.
+    ScriptDisabled(ScriptDisabled),
     /// The battle reached [`MAX_ENTITIES`]: attackers that would have appeared beyond it (from
     /// waves, deaths or scripts) did not. Logged once per battle.
     EntityLimit {
@@ -435,6 +434,9 @@ pub struct Battle {
     stalled_for: u32,
     scripts: Option<Rc<ScriptHost>>,
     log: Vec<LogEntry>,
+    /// The script errors so far, each distinct one once with its count. Like the log, outside
+    /// the state hash: it records what happened and changes nothing.
+    script_errors: scripting::ErrorRecord,
     depth: u32,
     /// Queries being computed (nested); scripts may not change the battle meanwhile.
     querying: u32,
@@ -506,6 +508,7 @@ impl Battle {
             stalled_for: 0,
             scripts: None,
             log: Vec::new(),
+            script_errors: scripting::ErrorRecord::default(),
             depth: 0,
             querying: 0,
             previewing: false,
@@ -633,12 +636,26 @@ impl Battle {
         std::mem::take(&mut self.log)
     }
 
-    /// The script errors logged so far.
+    /// The script errors so far, each distinct one once, in the order they first happened
+    /// (whether or not the log was drained since).
     pub fn script_errors(&self) -> impl Iterator<Item = &ScriptError> {
-        self.log.iter().filter_map(|l| match &l.kind {
-            LogKind::ScriptError(e) => Some(e),
-            _ => None,
-        })
+        self.script_errors.errors().iter().map(|r| &r.error)
+    }
+
+    /// The script errors so far with how many times each happened, in the order they first
+    /// happened.
+    pub fn script_error_counts(&self) -> &[ReportedError] {
+        self.script_errors.errors()
+    }
+
+    /// Counts a script error; the first time it happens it is also logged. Returns how many
+    /// times it has happened now.
+    pub(crate) fn record_script_error(&mut self, error: ScriptError) -> u32 {
+        let times = self.script_errors.add(error.clone(), 1);
+        if times == 1 {
+            self.push_log(LogKind::ScriptError(error));
+        }
+        times
     }
 
     pub(crate) fn push_log(&mut self, kind: LogKind) {

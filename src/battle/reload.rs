@@ -179,6 +179,9 @@ impl Battle {
         let mut log = std::mem::take(&mut self.log);
         log.append(&mut fresh.log);
         fresh.log = log;
+        let mut errors = std::mem::take(&mut self.script_errors);
+        errors.append(std::mem::take(&mut fresh.script_errors));
+        fresh.script_errors = errors;
         *self = fresh;
         for refund in &refunds {
             let p = &mut self.state.player;

@@ -196,13 +196,24 @@ fn describe(
             out += &format!("it produced {gained} {}\n", resource_name(resource));
         }
     }
-    let errors: Vec<String> = battle.script_errors().map(|e| e.to_string()).collect();
+    // Every error with mod, file and line, the same one again as a count, then the scripts
+    // that were switched off.
+    let errors = battle.script_error_counts();
     if errors.is_empty() {
         out += "no script errors\n";
     } else {
-        out += &format!("{} script errors:\n", errors.len());
+        let total: u32 = errors.iter().map(|e| e.times).sum();
+        out += &format!(
+            "{total} script error{}:\n",
+            if total == 1 { "" } else { "s" }
+        );
         for e in errors {
             out += &format!("  {e}\n");
+        }
+    }
+    for entry in battle.log() {
+        if let LogKind::ScriptDisabled(off) = &entry.kind {
+            out += &format!("{off}\n");
         }
     }
     out

@@ -73,28 +73,29 @@ pub struct Deeds {
     pub produced: [f64; 3],
 }
 
-/// Script errors and mods switched off during a level, for the player (and the modder watching).
-/// The same error — the same mod, script and line — is kept once, with its latest message and
-/// how often it happened.
+/// Script errors and scripts switched off during a level, for the player (and the modder
+/// watching). The same error is kept once, with how often it happened (the battle counts it).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Problems {
-    /// The problems in the order they first happened: where, the latest text, the count.
+    /// The problems in the order they first happened: what makes two the same, the text, the
+    /// count.
     pub list: Vec<(String, String, u32)>,
 }
 
 impl Problems {
-    /// Counts a problem at `place` (what makes two the same) saying `text`; returns how often
-    /// it has happened now.
-    pub fn add(&mut self, place: String, text: String) -> u32 {
-        match self.list.iter_mut().find(|(p, _, _)| *p == place) {
+    /// Notes that the problem `key` saying `text` has happened `count` times; returns whether
+    /// that is news (a new problem, or a new count).
+    pub fn set(&mut self, key: String, text: String, count: u32) -> bool {
+        match self.list.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, n)) if *n == count => false,
             Some((_, t, n)) => {
                 *t = text;
-                *n += 1;
-                *n
+                *n = count;
+                true
             }
             None => {
-                self.list.push((place, text, 1));
-                1
+                self.list.push((key, text, count));
+                true
             }
         }
     }
@@ -271,9 +272,10 @@ impl Session {
         }
     }
 
-    /// Takes what the battle logged since the last frame: script errors and switched-off mods
-    /// become problems and notices (a repeated error updates its notice's count instead of
-    /// adding one); the rest stays in `frame_log` for the presenting systems.
+    /// Takes what the battle logged since the last frame, and its script errors: script errors
+    /// and switched-off scripts become problems and notices (a repeated error updates its
+    /// notice's count instead of adding one); the rest stays in `frame_log` for the presenting
+    /// systems.
     pub fn take_log(&mut self) {
         self.frame_log = self.battle.drain_log();
         for entry in &self.frame_log {
@@ -309,26 +311,27 @@ impl Session {
                 _ => {}
             }
         }
-        let found: Vec<(String, String)> = self
-            .frame_log
-            .iter()
-            .filter_map(|entry| match &entry.kind {
-                LogKind::ScriptError(e) => Some((
-                    format!("[{}] {:?}:{:?}:{:?}", e.mod_id, e.file, e.line, e.kind),
-                    format!("Script error {e}"),
-                )),
-                LogKind::ModDisabled { mod_id } => Some((
-                    format!("[{mod_id}] off"),
-                    format!(
-                        "The mod `{mod_id}` made too many script errors: its scripts are off \
-                         for this level"
-                    ),
-                )),
-                _ => None,
-            })
-            .collect();
-        for (place, text) in found {
-            let count = self.problems.add(place, text.clone());
+        // The battle logs an error once and counts its repeats, so the counts are read from it.
+        let errors = self.battle.script_error_counts().iter().map(|r| {
+            let text = format!("Script error {}", r.error);
+            (r.error.to_string(), text, r.times)
+        });
+        let off = self.frame_log.iter().filter_map(|entry| match &entry.kind {
+            LogKind::ScriptDisabled(off) => Some((
+                format!("[{}] {} off", off.mod_id, off.file),
+                format!(
+                    "[{}] {} made too many script errors: it is off for this level",
+                    off.mod_id, off.file
+                ),
+                1,
+            )),
+            _ => None,
+        });
+        let found: Vec<(String, String, u32)> = errors.chain(off).collect();
+        for (key, text, count) in found {
+            if !self.problems.set(key, text.clone(), count) {
+                continue;
+            }
             let shown = counted(&text, count);
             match self.notices.iter_mut().find(|n| n.text.starts_with(&text)) {
                 Some(notice) => {
@@ -486,10 +489,11 @@ mod tests {
     #[test]
     fn the_same_problem_is_kept_once_with_a_count() {
         let mut p = Problems::default();
-        assert_eq!(p.add("a:3".into(), "fails at tick 300".into()), 1);
-        assert_eq!(p.add("b:9".into(), "other".into()), 1);
-        assert_eq!(p.add("a:3".into(), "fails at tick 320".into()), 2);
+        assert!(p.set("a:3".into(), "fails".into(), 1));
+        assert!(p.set("b:9".into(), "other".into(), 1));
+        assert!(!p.set("a:3".into(), "fails".into(), 1), "nothing new");
+        assert!(p.set("a:3".into(), "fails".into(), 2));
         assert_eq!(p.len(), 2);
-        assert_eq!(p.lines(), ["fails at tick 320 (x2)", "other"]);
+        assert_eq!(p.lines(), ["fails (x2)", "other"]);
     }
 }

@@ -21,7 +21,7 @@ pub use budget::{Budget, BudgetGuard};
 pub use sandbox::{Limits, ModScripts, Sandbox};
 
 /// What kind of thing went wrong in a script.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScriptErrorKind {
     /// The script does not compile.
     Syntax,
@@ -36,7 +36,7 @@ pub enum ScriptErrorKind {
 }
 
 /// A failure in a mod's script, located as precisely as the VM allows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScriptError {
     /// The mod whose script failed.
     pub mod_id: String,

@@ -270,18 +270,18 @@ fn a_failing_script_is_reported_and_switched_off_after_repeated_failures() {
         Position::default(),
     );
     b.run_ticks(30);
-    let errs: Vec<_> = b.script_errors().cloned().collect();
-    assert_eq!(errs.len(), 10, "stops after the tenth failure");
-    let first = &errs[0];
+    let errs = b.script_error_counts();
+    assert_eq!(errs.len(), 1, "the same error, kept once: {errs:#?}");
+    assert_eq!(errs[0].times, 10, "stops after the tenth failure");
+    let first = &errs[0].error;
     assert_eq!(first.mod_id, "t");
     assert_eq!(first.file.as_deref(), Some("scripts/faulty.lua"));
     assert_eq!(first.line, Some(5));
     assert!(first.message.contains("attempt to index nil"), "{first}");
-    assert!(
-        b.log()
-            .iter()
-            .any(|l| l.kind == LogKind::ModDisabled { mod_id: "t".into() })
-    );
+    assert!(b.log().iter().any(|l| matches!(
+        &l.kind,
+        LogKind::ScriptDisabled(off) if off.mod_id == "t" && off.file == "scripts/faulty.lua"
+    )));
     assert!(b.entity(ticker).is_some(), "the battle goes on");
 }
 

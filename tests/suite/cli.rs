@@ -507,3 +507,66 @@ fn switching_the_base_game_off_warns() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn try_lists_script_errors_counted_and_warns_of_switched_off_scripts_and_misspelt_effects() {
+    let home = tempfile::tempdir().unwrap();
+    let mods = crate::common::Mods::new();
+    mods.manifest("probe", &["core"])
+        .file(
+            "probe/blueprints/prober.ron",
+            &crate::common::blueprint("Prober", "Special", "script: \"scripts/prober.lua\","),
+        )
+        .file(
+            "probe/scripts/prober.lua",
+            r#"return {
+    on_tick = function(self, game)
+        game:apply_effect(self, "burnin", { ticks = 5 })
+        game:apply_effect(self, "catalyzed", { ticks = 5 })
+        error("boom")
+    end,
+}"#,
+        );
+    let out = rampart(
+        home.path(),
+        &[
+            "try",
+            "probe:prober",
+            "--count",
+            "1",
+            "--mods-dir",
+            mods.path().to_str().unwrap(),
+        ],
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let off = "[probe] scripts/prober.lua is switched off for the rest of the battle after 10 \
+               script errors; the last was: [probe] scripts/prober.lua:5: boom";
+    assert!(
+        stdout.ends_with(&format!(
+            "10 script errors:\n  [probe] scripts/prober.lua:5: boom … repeated 9 times\n{off}\n"
+        )),
+        "{stdout}"
+    );
+    // At the default level (warn): the error once, the switch-off, the likely typo once; a
+    // mod's own effect far from the built-in names is no warning.
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("[probe]")).collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].ends_with(
+            "[probe] scripts/prober.lua:3: `burnin` is not a built-in effect; did you mean \
+         `burning`? (an effect of the mod's own is fine: it does what the mod's scripts make of it)"
+        ),
+        "{stderr}"
+    );
+    assert!(lines[0].contains("WARN"), "{stderr}");
+    assert!(
+        lines[1].ends_with("[probe] scripts/prober.lua:5: boom"),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].ends_with(off) && lines[2].contains("WARN"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("catalyzed"), "{stderr}");
+}

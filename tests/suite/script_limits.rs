@@ -1,11 +1,16 @@
 //! What scripts do at run time is checked and bounded: values out of their chain's domain fall
 //! back with a script error, `game:spawn` refuses points outside the world, a stalled wave ends,
-//! and a mod's registrations and instructions per tick are limited.
+//! a mod's registrations and instructions per tick are limited, a script failing again and
+//! again is switched off alone, its repeated error counted once, and effect names close to a
+//! built-in one get a hint.
 
 use crate::common::arena::{Arena, STRAIGHT};
 use crate::common::{Mods, attacker, wave};
+use rampart::battle::effects::BUILT_IN_EFFECTS;
+use rampart::battle::scripting::MAX_SCRIPT_FAILURES;
 use rampart::battle::scripting::limits::{MAX_REGISTRATIONS_PER_TICK, TICK_INSTRUCTIONS};
 use rampart::battle::{LogKind, Phase, PlayerCommand, StatOf};
+use rampart::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
 use rampart::lua::ScriptErrorKind;
 
 /// A mod `hostile` (after core) whose one top-level script is `source`, plus other files.
@@ -320,11 +325,11 @@ fn registrations_per_tick_are_limited_and_a_flooding_mod_is_switched_off() {
     );
     arena.run(20);
     assert!(
-        arena.battle.log().iter().any(|l| l.kind
-            == LogKind::ModDisabled {
-                mod_id: "hostile".into()
-            }),
-        "ten hits switch the mod off like ten script errors"
+        arena.battle.log().iter().any(|l| matches!(
+            &l.kind,
+            LogKind::ScriptDisabled(off) if off.file == "scripts/pest.lua"
+        )),
+        "ten hits switch the script off like ten script errors"
     );
     let registered = arena.battle.chains.speed.len();
     arena.run(5);
@@ -340,15 +345,147 @@ fn instructions_per_tick_are_limited_across_calls() {
         arena.standing("hostile:pest", x, 1.0);
     }
     arena.run(2);
-    let found: Vec<_> = arena.battle.script_errors().cloned().collect();
-    assert_eq!(found.len(), 2, "one per tick: {found:#?}");
-    assert_eq!(found[0].kind, ScriptErrorKind::Budget);
+    let found = arena.battle.script_error_counts();
+    assert_eq!(found.len(), 1, "the same error: {found:#?}");
+    assert_eq!(found[0].times, 2, "one per tick");
+    let found = &found[0].error;
+    assert_eq!(found.kind, ScriptErrorKind::Budget);
     assert!(
-        found[0]
+        found
             .to_string()
             .starts_with("[hostile] scripts/pest.lua:3: the mod's scripts used up their 4000000 instructions for this tick"),
-        "{}",
-        found[0]
+        "{found}"
     );
     assert_eq!(arena.battle.tick(), 2, "the battle goes on");
+}
+
+#[test]
+fn a_script_failing_every_tick_is_switched_off_alone_and_its_error_counted_once() {
+    let mods = hostile(
+        "",
+        &[
+            (
+                "attackers/pest.ron",
+                &attacker("Pest", 5.0, 1.0, "script: \"scripts/pest.lua\""),
+            ),
+            (
+                "scripts/pest.lua",
+                "return { on_tick = function(self, game)\n    local nothing = nil\n    return nothing.field\nend }",
+            ),
+            (
+                "attackers/worker.ron",
+                &attacker("Worker", 5.0, 1.0, "script: \"scripts/worker.lua\""),
+            ),
+            (
+                "scripts/worker.lua",
+                "return { on_tick = function(self, game)\n    game:command(\"add_materials\", { amount = 1 })\nend }",
+            ),
+        ],
+    );
+    let mut arena = Arena::with_mods(mods, STRAIGHT);
+    arena.standing("hostile:pest", 2.0, 1.0);
+    arena.standing("hostile:worker", 3.0, 1.0);
+    let before = arena.battle.player().materials;
+    arena.run(30);
+    assert_eq!(
+        arena.battle.player().materials - before,
+        30.0,
+        "the mod's other script worked on every tick, after the failing one was switched off too"
+    );
+
+    let counted = arena.battle.script_error_counts();
+    assert_eq!(counted.len(), 1, "{counted:#?}");
+    assert_eq!(counted[0].times, MAX_SCRIPT_FAILURES);
+    assert_eq!(
+        counted[0].to_string(),
+        "[hostile] scripts/pest.lua:3: attempt to index nil with 'field' … repeated 9 times"
+    );
+    let logged = |arena: &Arena| {
+        let log = arena.battle.log();
+        let errors = log
+            .iter()
+            .filter(|l| matches!(l.kind, LogKind::ScriptError(_)))
+            .count();
+        let off: Vec<String> = log
+            .iter()
+            .filter_map(|l| match &l.kind {
+                LogKind::ScriptDisabled(off) => Some(format!("{} {off}", l.tick)),
+                _ => None,
+            })
+            .collect();
+        (errors, off)
+    };
+    let (errors, off) = logged(&arena);
+    assert_eq!(errors, 1, "the log holds the error once");
+    assert_eq!(
+        off,
+        [
+            "9 [hostile] scripts/pest.lua is switched off for the rest of the battle after 10 \
+          script errors; the last was: [hostile] scripts/pest.lua:3: attempt to index nil with \
+          'field'"
+        ]
+    );
+    arena.run(10);
+    assert_eq!(logged(&arena).1.len(), 1, "switched off once");
+    assert_eq!(arena.battle.script_error_counts()[0].times, 10);
+}
+
+#[test]
+fn a_callback_counts_against_the_script_that_defines_its_function() {
+    // main.lua registers util.lua's broken modifier and one of its own.
+    let mut arena = one_slime(hostile(
+        r#"
+local util = require("util")
+game:modify("speed", -2, util.broken)
+game:modify("speed", -1, function(speed) return speed * 2 end)
+"#,
+        &[(
+            "scripts/util.lua",
+            "return { broken = function(speed)\n    return speed + nil\nend }",
+        )],
+    ));
+    let slime = arena.walking("core:red_slime", 0);
+    for _ in 0..12 {
+        arena.battle.query(|b| &b.chains.speed, &slime);
+    }
+    let counted = arena.battle.script_error_counts();
+    assert_eq!(counted.len(), 1, "{counted:#?}");
+    assert_eq!(
+        counted[0].times, MAX_SCRIPT_FAILURES,
+        "none after the tenth"
+    );
+    assert_eq!(counted[0].error.file.as_deref(), Some("scripts/util.lua"));
+    let off: Vec<&str> = arena
+        .battle
+        .log()
+        .iter()
+        .filter_map(|l| match &l.kind {
+            LogKind::ScriptDisabled(off) => Some(off.file.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        off,
+        ["scripts/util.lua"],
+        "not main.lua, which registered it"
+    );
+    assert_eq!(
+        arena.battle.query(|b| &b.chains.speed, &slime),
+        2.0,
+        "main.lua's own modifier still runs"
+    );
+}
+
+#[test]
+fn only_effect_names_very_close_to_a_built_in_one_get_a_hint() {
+    // A mod's own effect is legal, so the hint is stricter than for names that must be known.
+    let hint = |name| did_you_mean_above(name, BUILT_IN_EFFECTS, SIMILAR_LEGAL);
+    assert_eq!(hint("burnin").as_deref(), Some("did you mean `burning`?"));
+    assert_eq!(hint("freezng").as_deref(), Some("did you mean `freezing`?"));
+    assert_eq!(
+        hint("catalyzed"),
+        None,
+        "core's own effect, 0.85 from `paralyzed`"
+    );
+    assert_eq!(hint("marked"), None);
 }

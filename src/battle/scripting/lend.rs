@@ -9,11 +9,13 @@
 //! lend the reborrowed battle again and restore the outer pointer afterwards, so the API always
 //! sees the innermost borrow.
 //!
-//! The same shared state counts each mod's script failures and switches a mod off after
-//! [`MAX_SCRIPT_FAILURES`], and keeps each mod's limits per tick ([`TickLimits`]): whose
-//! account the instructions of a call are charged to is set along with the lent battle.
+//! The same shared state counts each script's failures and switches a script off after
+//! [`MAX_SCRIPT_FAILURES`](super::failures::MAX_SCRIPT_FAILURES) ([`Budgets`]), and keeps
+//! each mod's limits per tick ([`TickLimits`]): whose account the instructions of a call are
+//! charged to is set along with the lent battle.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 
@@ -21,19 +23,19 @@ use mlua::Lua;
 
 use super::super::{Battle, LogKind, Owner};
 use super::api::HandleCache;
+use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;
 use crate::lua::{Budget, Sandbox, ScriptError};
-
-/// Failures after which a mod's scripts are switched off for the rest of the battle.
-pub const MAX_SCRIPT_FAILURES: u32 = 10;
 
 /// State shared by the host and every VM it made.
 pub(crate) struct HostShared {
     battle: Cell<*mut Battle>,
     owner: Cell<Option<Owner>>,
     loading: Cell<bool>,
-    failures: RefCell<Vec<u32>>,
-    disabled: RefCell<Vec<bool>>,
+    /// Each script's failures.
+    pub(super) budgets: Budgets,
+    /// Warnings given this battle, so that each is given once.
+    warned: RefCell<BTreeSet<String>>,
     /// What each mod's scripts may still do this tick.
     pub(super) limits: TickLimits,
     /// Errors raised with no battle to log them in (under `rampart check`).
@@ -61,8 +63,8 @@ impl HostShared {
             battle: Cell::new(std::ptr::null_mut()),
             owner: Cell::new(None),
             loading: Cell::new(false),
-            failures: RefCell::new(vec![0; mods]),
-            disabled: RefCell::new(vec![false; mods]),
+            budgets: Budgets::default(),
+            warned: RefCell::new(BTreeSet::new()),
             limits: TickLimits::new(mods, budget),
             unlogged: RefCell::new(Vec::new()),
         })
@@ -117,52 +119,48 @@ impl HostShared {
         self.loading.set(loading);
     }
 
-    pub(super) fn is_disabled(&self, mod_index: usize) -> bool {
-        self.disabled
-            .borrow()
-            .get(mod_index)
-            .copied()
-            .unwrap_or(true)
+    /// Whether a script may run now: not switched off, and its mod not stopped for this tick
+    /// by one of its limits.
+    pub(super) fn may_run(&self, script: ScriptId) -> bool {
+        !self.budgets.is_off(script) && !self.limits.stopped(self.budgets.mod_index(script))
     }
 
-    /// Whether the mod's scripts may run now: not switched off, and not stopped for this tick by
-    /// one of its limits.
-    pub(super) fn may_run(&self, mod_index: usize) -> bool {
-        !self.is_disabled(mod_index) && !self.limits.stopped(mod_index)
-    }
-
-    /// Records a script failure: in the battle's log if there is a battle, and toward switching
-    /// the mod off. Failures while the battle is only being looked at count for nothing.
-    pub(super) fn report(&self, battle: Option<&mut Battle>, mod_index: usize, error: ScriptError) {
-        let error = self.limits.explain(mod_index, error);
-        match &battle {
-            Some(b) if b.previewing() => return,
-            // In a battle the player (and `--log warn`) hears of it; `rampart check` reports
-            // what it finds as diagnostics of its own.
-            Some(_) => tracing::warn!(target: "rampart::script", "{error}"),
-            None => tracing::debug!(target: "rampart::script", "{error}"),
-        }
-        let mod_id = error.mod_id.clone();
-        let failures = {
-            let mut f = self.failures.borrow_mut();
-            f[mod_index] += 1;
-            f[mod_index]
+    /// Records a failure of `script`: in the battle's record and log if there is a battle, and
+    /// toward switching the script off. Failures while the battle is only being looked at count
+    /// for nothing.
+    pub(super) fn report(&self, battle: Option<&mut Battle>, script: ScriptId, error: ScriptError) {
+        let error = self.limits.explain(self.budgets.mod_index(script), error);
+        let Some(battle) = battle else {
+            // `rampart check` reports what it finds as diagnostics of its own.
+            tracing::debug!(target: "rampart::script", "{error}");
+            self.unlogged.borrow_mut().push(error);
+            return;
         };
-        let switch_off = failures == MAX_SCRIPT_FAILURES;
-        if switch_off {
-            self.disabled.borrow_mut()[mod_index] = true;
-            if battle.is_some() {
-                tracing::warn!(target: "rampart::script", "[{mod_id}] switched off after {failures} script errors");
-            }
+        if battle.previewing() {
+            return;
         }
-        match battle {
-            Some(b) => {
-                b.push_log(LogKind::ScriptError(error));
-                if switch_off {
-                    b.push_log(LogKind::ModDisabled { mod_id });
-                }
-            }
-            None => self.unlogged.borrow_mut().push(error),
+        let switched_off = self.budgets.fail(script);
+        // The player (and `--log warn`) hears of each distinct error once; its repeats are
+        // counted in the battle's record.
+        match battle.record_script_error(error.clone()) {
+            1 => tracing::warn!(target: "rampart::script", "{error}"),
+            n => tracing::debug!(target: "rampart::script", "{error} (happened {n} times)"),
+        }
+        if let Some(file) = switched_off {
+            let disabled = ScriptDisabled {
+                mod_id: error.mod_id.clone(),
+                file,
+                reason: error,
+            };
+            tracing::warn!(target: "rampart::script", "{disabled}");
+            battle.push_log(LogKind::ScriptDisabled(disabled));
+        }
+    }
+
+    /// Logs `warning` at `warn`, once per battle.
+    pub(crate) fn warn_once(&self, warning: String) {
+        if self.warned.borrow_mut().insert(warning.clone()) {
+            tracing::warn!(target: "rampart::script", "{warning}");
         }
     }
 }

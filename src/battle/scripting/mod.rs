@@ -7,11 +7,14 @@
 //!
 //! # Failure
 //! Every call into Lua is budgeted by the sandbox. A failing call is skipped (a modifier leaves
-//! the payload as it was), reported in the battle log with mod, file and line, and counted;
-//! after [`MAX_SCRIPT_FAILURES`] failures the mod's scripts are switched off for the battle.
-//! On top of each call's budget, [`limits`] bounds what all of a mod's calls do in one tick.
+//! the payload as it was), reported in the battle log with mod, file and line (identical errors
+//! once, with a count), and counted against its script; after [`MAX_SCRIPT_FAILURES`] failures
+//! that script is switched off for the battle and the mod's other scripts go on ([`failures`]
+//! says which script a function belongs to). On top of each call's budget, [`limits`] bounds
+//! what all of a mod's calls do in one tick.
 
 pub(crate) mod api;
+pub mod failures;
 mod lend;
 pub mod limits;
 pub mod payload;
@@ -24,14 +27,16 @@ use std::sync::Arc;
 
 use mlua::{Function, Table, Value};
 
-use super::{Battle, EntityId, EntityKind, LogKind, Owner};
+use super::{Battle, EntityId, EntityKind, Owner};
 use crate::content::{ContentDb, ScriptRef};
 use crate::lua::{Budget, Limits, Sandbox, ScriptError, ScriptErrorKind};
 
 use api::HandleCache;
+pub(crate) use failures::ErrorRecord;
+use failures::ScriptId;
+pub use failures::{MAX_SCRIPT_FAILURES, ReportedError, ScriptDisabled};
 pub(crate) use lend::HostLink;
 use lend::HostShared;
-pub use lend::MAX_SCRIPT_FAILURES;
 
 /// One mod's VM and what the host keeps of it.
 struct ModRuntime {
@@ -78,10 +83,11 @@ impl Hook {
     }
 }
 
-/// A scripted entity: its hooks, looked up once, and its `self` table.
+/// A scripted entity: its hooks, looked up once with the script each belongs to, and its
+/// `self` table.
 struct Instance {
     mod_index: usize,
-    hooks: [Option<Function>; 5],
+    hooks: [Option<(Function, ScriptId)>; 5],
     this: Table,
 }
 
@@ -160,7 +166,7 @@ impl ScriptHost {
             for path in rt.sandbox.script_paths() {
                 if let Err(e) = rt.sandbox.load_script(path) {
                     failed.insert((i, path.to_string()));
-                    host.shared.report(None, i, e);
+                    host.shared.report(None, host.shared.budgets.id(i, path), e);
                 }
             }
         }
@@ -191,7 +197,8 @@ impl ScriptHost {
                 continue;
             }
             if let Err(e) = host.behaviour(script) {
-                host.shared.report(None, i, e);
+                host.shared
+                    .report(None, host.shared.budgets.id(i, &script.path), e);
             }
         }
         host.shared.unlogged.take()
@@ -201,7 +208,7 @@ impl ScriptHost {
     /// callbacks, owned by their mod).
     pub(crate) fn load_all(&self, battle: &mut Battle) {
         for e in self.shared.unlogged.borrow_mut().drain(..) {
-            battle.push_log(LogKind::ScriptError(e));
+            battle.record_script_error(e);
         }
         self.shared.set_loading(true);
         for (i, rt) in self.runtimes.iter().enumerate() {
@@ -213,7 +220,8 @@ impl ScriptHost {
                     rt.sandbox.load_script(path)
                 };
                 if let Err(e) = result {
-                    self.shared.report(Some(battle), i, e);
+                    self.shared
+                        .report(Some(battle), self.shared.budgets.id(i, path), e);
                 }
             }
         }
@@ -307,11 +315,21 @@ impl ScriptHost {
         let Some(Some(rt)) = self.runtimes.get(mod_index) else {
             return;
         };
-        if self.shared.is_disabled(mod_index) {
+        let own = self.shared.budgets.id(mod_index, &script.path);
+        if self.shared.budgets.is_off(own) {
             return;
         }
         let made = self.behaviour(script).and_then(|hooks| {
             let lua = rt.sandbox.lua();
+            let hooks = hooks.map(|hook| {
+                hook.map(|f| {
+                    let belongs = self
+                        .shared
+                        .budgets
+                        .of_function(mod_index, &f, || script.path.clone());
+                    (f, belongs)
+                })
+            });
             let this = lua
                 .create_table()
                 .and_then(|t| {
@@ -339,7 +357,7 @@ impl ScriptHost {
                     .or_default()
                     .push(Rc::new(instance));
             }
-            Err(e) => self.shared.report(Some(battle), mod_index, e),
+            Err(e) => self.shared.report(Some(battle), own, e),
         }
     }
 
@@ -354,13 +372,13 @@ impl ScriptHost {
         let with_hook = calls
             .iter()
             .filter_map(|i| i.hooks[hook as usize].as_ref().map(|f| (i, f)));
-        for (i, (instance, function)) in with_hook.enumerate() {
+        for (i, (instance, (function, script))) in with_hook.enumerate() {
             let mod_index = instance.mod_index;
             // An earlier instance's hook may have removed the entity.
             if i > 0 && battle.entity(entity).is_none() {
                 break;
             }
-            if !self.shared.may_run(mod_index) {
+            if !self.shared.may_run(*script) {
                 continue;
             }
             let Some(Some(rt)) = self.runtimes.get(mod_index) else {
@@ -373,7 +391,7 @@ impl ScriptHost {
                 rt.sandbox.call::<()>(function, (&instance.this, &rt.game))
             };
             if let Err(e) = result {
-                self.shared.report(Some(battle), mod_index, e);
+                self.shared.report(Some(battle), *script, e);
             }
         }
     }

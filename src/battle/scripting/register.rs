@@ -10,6 +10,7 @@ use mlua::{AnyUserData, Function, Lua, UserData, UserDataMethods, Value};
 use super::super::chains::{ChainKind, chain_kind};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
 use super::api::{Arg, CallArgs, Returned, entity_to_lua};
+use super::failures::ScriptId;
 use super::lend::HostLink;
 use super::payload::{Domain, LuaPayload};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
@@ -161,6 +162,8 @@ struct LuaCallback {
     link: Rc<HostLink>,
     sandbox: Rc<Sandbox>,
     function: Function,
+    /// The script whose failure budget the callback's failures count against.
+    script: ScriptId,
     owner: Owner,
     /// The handle of the entity the registration is scoped to, if it is: passed without a
     /// lookup.
@@ -177,10 +180,15 @@ impl LuaCallback {
         subject: Option<(EntityId, AnyUserData)>,
     ) -> Self {
         link.shared.limits.count_live(link.mod_index, true);
+        let script = link
+            .shared
+            .budgets
+            .of_callback(link.mod_index, sandbox.lua(), &function);
         LuaCallback {
             link,
             sandbox,
             function,
+            script,
             owner,
             subject,
         }
@@ -193,7 +201,7 @@ impl LuaCallback {
         args: impl FnOnce(&Lua, &Battle) -> mlua::Result<[Arg; N]>,
     ) -> Option<R> {
         let shared = &self.link.shared;
-        if !shared.may_run(self.link.mod_index) {
+        if !shared.may_run(self.script) {
             return None;
         }
         let lua = self.sandbox.lua();
@@ -223,7 +231,7 @@ impl LuaCallback {
         match result {
             Ok(r) => Some(r),
             Err(e) => {
-                shared.report(Some(battle), self.link.mod_index, e);
+                shared.report(Some(battle), self.script, e);
                 None
             }
         }
@@ -241,9 +249,7 @@ impl LuaCallback {
 
     fn report(&self, battle: &mut Battle, e: &mlua::Error) {
         let error = self.error(e);
-        self.link
-            .shared
-            .report(Some(battle), self.link.mod_index, error);
+        self.link.shared.report(Some(battle), self.script, error);
     }
 }
 

@@ -6,12 +6,14 @@ use glam::DVec2;
 
 use super::handles::{damage_types_to_lua, entity_from_lua, entity_to_lua};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
+use crate::battle::effects::BUILT_IN_EFFECTS;
 use crate::battle::scripting::HostLink;
 use crate::battle::scripting::register::RegistrationKind;
 use crate::battle::{
     Barrier, Battle, Effect, EntityId, EntityKind, Lasting, MAX_ENTITIES, Phase, Stacking, chains,
 };
-use crate::lua::{Fault, ScriptErrorKind};
+use crate::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
+use crate::lua::{Fault, ScriptError, ScriptErrorKind, caller_location};
 
 /// Installs `game` and `math.random`.
 pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
@@ -192,6 +194,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 changing_battle(lua, "game:apply_effect", |b| {
                     let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
                     let (effect, stacking) = effect_from(lua, name, opts)?;
+                    warn_if_misspelt(lua, b, &effect.name)?;
                     b.apply_effect(target, effect, stacking);
                     Ok(())
                 })
@@ -203,6 +206,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         lua.create_function(|lua, (_, target, name): (Value, Value, String)| {
             changing_battle(lua, "game:remove_effect", |b| {
                 let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
+                warn_if_misspelt(lua, b, &name)?;
                 b.remove_effect(target, &name);
                 Ok(())
             })
@@ -307,6 +311,32 @@ fn random(lua: &Lua, args: Variadic<f64>) -> mlua::Result<f64> {
             _ => Ok(rng.unit()),
         }
     })
+}
+
+/// Warns, once per battle and place, about an effect name that is not built in but close to
+/// one: most likely a typo, but a mod may name its own effects as it likes, so only a warning.
+fn warn_if_misspelt(lua: &Lua, b: &Battle, name: &str) -> mlua::Result<()> {
+    if BUILT_IN_EFFECTS.contains(&name) {
+        return Ok(());
+    }
+    let Some(hint) = did_you_mean_above(name, BUILT_IN_EFFECTS, SIMILAR_LEGAL) else {
+        return Ok(());
+    };
+    let link = HostLink::get(lua)?;
+    let (file, line) = caller_location(lua).unzip();
+    // Located and printed as script errors are, though nothing failed.
+    let warning = ScriptError {
+        mod_id: b.content.mods[link.mod_index].id.clone(),
+        file,
+        line,
+        kind: ScriptErrorKind::Runtime,
+        message: format!(
+            "`{name}` is not a built-in effect; {hint} (an effect of the mod's own is fine: it \
+             does what the mod's scripts make of it)"
+        ),
+    };
+    link.shared.warn_once(warning.to_string());
+    Ok(())
 }
 
 /// An effect from `game:apply_effect`'s name and options (`ticks`, `waves` or `shots`,
