@@ -171,7 +171,7 @@ fn check_stops_every_sandbox_escape_and_creates_no_file() {
         (
             "read_file.lua",
             ":2:",
-            "only scripts in this mod's scripts/ folder",
+            "only scripts in a mod's scripts/ folder",
         ),
         ("load_bytecode.lua", ":2:", "`loadstring` is not available"),
         (
