@@ -192,6 +192,22 @@ pub fn find_fields(file: &SourceFile, name: &str) -> Vec<usize> {
     found
 }
 
+/// The byte offset and length (quotes included) of the string literal that is the value of the
+/// first `name:` field key, if that value is a string.
+pub fn find_field_string(file: &SourceFile, name: &str) -> Option<(usize, usize)> {
+    let mut key = false;
+    let mut found = None;
+    scan(&file.text, |token, offset, rest| {
+        if key {
+            found = token.starts_with('"').then_some((offset, token.len()));
+            return false;
+        }
+        key = token == name && rest.trim_start().starts_with(':');
+        true
+    });
+    found
+}
+
 /// The byte offset of the opening quote of the first string literal whose text is `value`.
 pub fn find_string(file: &SourceFile, value: &str) -> Option<usize> {
     let quoted = format!("\"{value}\"");
@@ -275,6 +291,15 @@ mod tests {
         let at = find_field(&f, "range").unwrap();
         assert_eq!(f.line_col(at), (4, 3));
         assert_eq!(find_field(&f, "missing"), None);
+    }
+
+    #[test]
+    fn finds_the_string_value_of_a_field() {
+        let f = SourceFile::new("x.ron", TEXT);
+        let (at, len) = find_field_string(&f, "script").unwrap();
+        assert_eq!((f.line_col(at), len), ((5, 11), "\"scripts/a.lua\"".len()));
+        assert_eq!(find_field_string(&f, "range"), None, "a number");
+        assert_eq!(find_field_string(&f, "missing"), None);
     }
 
     #[test]

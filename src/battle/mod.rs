@@ -53,6 +53,7 @@ pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
+pub use scripting::api::{DEPRECATED, Deprecated};
 pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};

@@ -194,6 +194,12 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             version: info.manifest.version.clone(),
             root: info.root.clone(),
             scripts,
+            dependencies: info
+                .manifest
+                .dependencies
+                .iter()
+                .map(|d| d.id.clone())
+                .collect(),
         });
         load_kind(info, &mut attackers, &mut db.overrides, &mut loading);
         load_kind(info, &mut blueprints, &mut db.overrides, &mut loading);

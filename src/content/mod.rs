@@ -129,18 +129,20 @@ pub struct ModContent {
     pub root: PathBuf,
     /// Its scripts that compiled, by path (`scripts/x.lua`).
     pub scripts: BTreeMap<String, Script>,
+    /// The ids of the mods its manifest depends on, optional ones included.
+    pub dependencies: Vec<String>,
 }
 
 impl ModContent {
-    /// Its scripts' bytecode, as a sandbox of the mod loads them.
-    pub fn compiled(&self) -> crate::lua::ModScripts {
-        crate::lua::ModScripts {
-            mod_id: self.id.clone(),
+    /// Its scripts' bytecode and declared dependencies, as `require` sees them.
+    fn library(&self) -> crate::lua::Library {
+        crate::lua::Library {
             scripts: self
                 .scripts
                 .iter()
                 .map(|(p, s)| (p.clone(), s.bytecode.clone()))
                 .collect(),
+            dependencies: self.dependencies.clone(),
         }
     }
 }
@@ -262,6 +264,29 @@ impl ContentDb {
     /// The position of a mod in the load order.
     pub fn mod_index(&self, id: &str) -> Option<usize> {
         self.mods.iter().position(|m| m.id == id)
+    }
+
+    /// What a sandbox of mod `m` may load: its own scripts, and those of every loaded mod it
+    /// depends on, directly or through them (a library's own `require`s need its dependencies;
+    /// which mod may require which is checked by `require` against each one's `dependencies`).
+    pub fn scripts_for(&self, m: &ModContent) -> crate::lua::ModScripts {
+        let mut mods = BTreeMap::new();
+        let mut next = vec![m];
+        while let Some(m) = next.pop() {
+            if mods.contains_key(&m.id) {
+                continue;
+            }
+            mods.insert(m.id.clone(), m.library());
+            next.extend(
+                m.dependencies
+                    .iter()
+                    .filter_map(|d| self.mods.iter().find(|n| &n.id == d)),
+            );
+        }
+        crate::lua::ModScripts {
+            mod_id: m.id.clone(),
+            mods,
+        }
     }
 
     /// A script's source, for showing where a script error is.

@@ -18,7 +18,7 @@ use std::fmt;
 use crate::text::{escape_controls, hide_addresses};
 
 pub use budget::{Budget, BudgetGuard};
-pub use sandbox::{Limits, ModScripts, Sandbox};
+pub use sandbox::{Library, Limits, ModScripts, Sandbox};
 
 /// What kind of thing went wrong in a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,5 +1,6 @@
 //! One mod's Luau VM, locked down.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, StdLib, Table, Value, VmSt
 
 use super::budget::{Budget, Exhausted};
 use super::vm::{self, Vm};
-use super::{Fault, ScriptError, ScriptErrorKind, chunk_name};
+use super::{Fault, ScriptError, ScriptErrorKind, caller_location, chunk_name};
 
 /// What a mod's scripts may use.
 #[derive(Clone, Debug)]
@@ -36,13 +37,33 @@ impl Default for Limits {
     }
 }
 
-/// The compiled scripts of one mod, by path inside the mod folder (`scripts/tower.lua`).
+/// The compiled scripts a mod's VM may load: its own, and those of the mods it depends on.
 #[derive(Clone, Debug, Default)]
 pub struct ModScripts {
     /// The mod's id.
     pub mod_id: String,
-    /// Bytecode by path.
+    /// The scripts of the mod and of every loaded mod it depends on (directly or through
+    /// others), by mod id.
+    pub mods: BTreeMap<String, Library>,
+}
+
+/// One mod's scripts, as `require` finds them.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// Bytecode by path inside the mod folder (`scripts/tower.lua`).
     pub scripts: BTreeMap<String, Arc<[u8]>>,
+    /// The mods it declares as dependencies: the only ones whose scripts it may require.
+    pub dependencies: Vec<String>,
+}
+
+impl ModScripts {
+    /// The mod's own scripts, by path.
+    fn own(&self) -> impl Iterator<Item = &String> {
+        self.mods
+            .get(&self.mod_id)
+            .into_iter()
+            .flat_map(|l| l.scripts.keys())
+    }
 }
 
 /// Per-VM data reachable from Rust functions called by scripts.
@@ -50,11 +71,12 @@ struct SandboxData {
     scripts: Rc<ModScripts>,
     /// Where the VM's arena starts: identities printed by `tostring` are offsets from it.
     base: usize,
+    /// The modules whose top-level chunk is running, outermost first (to catch require cycles).
+    loading: RefCell<Vec<String>>,
 }
 
-/// Registry keys of the module cache and the modules being loaded (to catch require cycles).
+/// Registry key of the module cache.
 const LOADED: &str = "rampart.loaded";
-const LOADING: &str = "rampart.loading";
 
 /// A mod's own Luau VM with the sandbox in place.
 pub struct Sandbox {
@@ -86,6 +108,7 @@ impl Sandbox {
         lua.set_app_data(SandboxData {
             scripts: scripts.clone(),
             base: vm.base(),
+            loading: RefCell::new(Vec::new()),
         });
         let globals = lua.globals();
 
@@ -94,7 +117,6 @@ impl Sandbox {
         globals.raw_set("require", lua.create_function(require)?)?;
         install_identities(lua, &globals)?;
         lua.set_named_registry_value(LOADED, lua.create_table()?)?;
-        lua.set_named_registry_value(LOADING, lua.create_table()?)?;
         install(lua, &globals)?;
 
         // Freeze the libraries and the shared globals; each mod writes into its own layer.
@@ -139,7 +161,7 @@ impl Sandbox {
 
     /// The paths of the mod's scripts, sorted.
     pub fn script_paths(&self) -> impl Iterator<Item = &str> {
-        self.scripts.scripts.keys().map(String::as_str)
+        self.scripts.own().map(String::as_str)
     }
 
     /// Runs a script's top-level chunk once (later calls return the cached result), as
@@ -189,7 +211,7 @@ fn lock_down(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         ("debug", "the debug library could reach outside the sandbox"),
         (
             "package",
-            "use require(\"name\") to load another script of the same mod",
+            "use require(\"name\") to load another script of the same mod, require(\"mod:name\") one of a dependency",
         ),
         ("ffi", "mods cannot call native code"),
     ];
@@ -406,16 +428,61 @@ fn has_tostring(value: &Value) -> bool {
     }
 }
 
-/// `require("name")` loads `scripts/name.lua` of the same mod, once.
+/// `require("name")` loads `scripts/name.lua` of the mod whose script calls it, and
+/// `require("other:name")` that of mod `other`, which the calling mod must depend on; each
+/// module once per VM. A dependency's module runs in this VM like one of its own.
 fn require(lua: &Lua, name: String) -> mlua::Result<Value> {
-    let path = module_path(&name).ok_or_else(|| {
-        Fault::here(
-            lua,
-            ScriptErrorKind::Forbidden,
-            format!("require(\"{name}\"): only scripts in this mod's scripts/ folder can be required, by a name like \"util\" or \"lib/math\""),
-        )
+    let refuse = |message: String| Fault::here(lua, ScriptErrorKind::Forbidden, message);
+    let (wanted, module) = match name.split_once(':') {
+        Some((m, module)) => (Some(m), module),
+        None => (None, name.as_str()),
+    };
+    let path = module_path(module).ok_or_else(|| {
+        refuse(format!("require(\"{name}\"): only scripts in a mod's scripts/ folder can be required, by a name like \"util\" or \"lib/math\" (\"othermod:lib/math\" for a dependency's)"))
     })?;
-    load_module(lua, &path)
+    let key = {
+        let data = sandbox_data(lua)?;
+        let scripts = &data.scripts;
+        // Who requires: a dependency's module runs under a chunk name that starts with its mod.
+        let caller = caller_location(lua)
+            .and_then(|(file, _)| Some(split_key(&file)?.0.to_string()))
+            .unwrap_or_else(|| scripts.mod_id.clone());
+        let target = wanted.unwrap_or(&caller);
+        if target != caller {
+            let declared = scripts
+                .mods
+                .get(&caller)
+                .is_some_and(|l| l.dependencies.iter().any(|d| d == target));
+            if !declared {
+                return Err(refuse(format!(
+                    "require(\"{name}\"): `{target}` is not a dependency of `{caller}`; add it to mod.ron's dependencies"
+                )));
+            }
+            if !scripts.mods.contains_key(target) {
+                return Err(refuse(format!(
+                    "require(\"{name}\"): mod `{target}` is not loaded"
+                )));
+            }
+        }
+        // The mod's own modules keep their plain paths, which is how its errors name them.
+        if target == scripts.mod_id {
+            path
+        } else {
+            format!("{target}:{path}")
+        }
+    };
+    load_module(lua, &key)
+}
+
+fn sandbox_data(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, SandboxData>> {
+    lua.app_data_ref::<SandboxData>()
+        .ok_or_else(|| mlua::Error::runtime("this VM is not a sandbox"))
+}
+
+/// A dependency's module key (`other:scripts/x.lua`) as its mod and path; `None` for the mod's
+/// own (`scripts/x.lua`).
+fn split_key(key: &str) -> Option<(&str, &str)> {
+    key.split_once(':')
 }
 
 /// `name` → `scripts/name.lua`, refusing anything that could leave the folder.
@@ -432,44 +499,62 @@ fn module_path(name: &str) -> Option<String> {
     valid.then(|| format!("scripts/{name}.lua"))
 }
 
-fn load_module(lua: &Lua, path: &str) -> mlua::Result<Value> {
+/// Runs the module `key` (a path of the mod's own, or `other:path`) once and caches its result.
+fn load_module(lua: &Lua, key: &str) -> mlua::Result<Value> {
     let loaded: Table = lua.named_registry_value(LOADED)?;
-    let cached: Value = loaded.raw_get(path)?;
+    let cached: Value = loaded.raw_get(key)?;
     if !cached.is_nil() {
         return Ok(cached);
     }
-    let loading: Table = lua.named_registry_value(LOADING)?;
-    if loading.raw_get::<bool>(path).unwrap_or(false) {
-        return Err(Fault::here(
-            lua,
-            ScriptErrorKind::Runtime,
-            format!("require cycle: {path} requires itself (directly or through others)"),
-        ));
-    }
-    let bytecode = lua
-        .app_data_ref::<SandboxData>()
-        .and_then(|d| d.scripts.scripts.get(path).cloned());
-    let Some(bytecode) = bytecode else {
-        return Err(Fault::here(
-            lua,
-            ScriptErrorKind::Runtime,
-            format!("there is no script {path} in this mod"),
-        ));
+    let bytecode = {
+        let data = sandbox_data(lua)?;
+        let mut loading = data.loading.borrow_mut();
+        if let Some(first) = loading.iter().position(|k| k == key) {
+            let cycle: Vec<&str> = loading[first..]
+                .iter()
+                .map(String::as_str)
+                .chain([key])
+                .collect();
+            return Err(Fault::here(
+                lua,
+                ScriptErrorKind::Runtime,
+                format!("require cycle: {}", cycle.join(" → ")),
+            ));
+        }
+        let scripts = &data.scripts;
+        let (mod_id, path) = split_key(key).unwrap_or((&scripts.mod_id, key));
+        let Some(bytecode) = scripts
+            .mods
+            .get(mod_id)
+            .and_then(|l| l.scripts.get(path).cloned())
+        else {
+            let place = if mod_id == scripts.mod_id {
+                "this mod".to_string()
+            } else {
+                format!("mod `{mod_id}`")
+            };
+            return Err(Fault::here(
+                lua,
+                ScriptErrorKind::Runtime,
+                format!("there is no script {path} in {place}"),
+            ));
+        };
+        loading.push(key.to_string());
+        bytecode
     };
-    loading.raw_set(path, true)?;
     let result = lua
         .load(&bytecode[..])
-        .set_name(chunk_name(path))
+        .set_name(chunk_name(key))
         .set_mode(ChunkMode::Binary)
         .call::<Value>(());
-    loading.raw_set(path, Value::Nil)?;
+    sandbox_data(lua)?.loading.borrow_mut().pop();
     let value = result?;
     let value = if value.is_nil() {
         Value::Boolean(true)
     } else {
         value
     };
-    loaded.raw_set(path, value.clone())?;
+    loaded.raw_set(key, value.clone())?;
     Ok(value)
 }
 
@@ -485,7 +570,13 @@ mod tests {
             .collect();
         let scripts = Rc::new(ModScripts {
             mod_id: "test".into(),
-            scripts,
+            mods: BTreeMap::from([(
+                "test".to_string(),
+                Library {
+                    scripts,
+                    dependencies: Vec::new(),
+                },
+            )]),
         });
         let limits = Limits {
             memory: 8 << 20,
@@ -535,7 +626,10 @@ mod tests {
             ("load('return 1')", "`load`"),
             ("string.dump(print)", "`string.dump`"),
             ("getfenv(1)", "`getfenv`"),
-            ("require('../../etc/passwd')", "only scripts in this mod"),
+            (
+                "require('../../etc/passwd')",
+                "only scripts in a mod's scripts/",
+            ),
             ("math.randomseed(1)", "`math.randomseed`"),
         ] {
             let e = load_err(src);

@@ -26,6 +26,9 @@ pub struct Manifest {
     /// What the mod adds, shown in the mod list.
     #[serde(default)]
     pub description: String,
+    /// Which versions of the game the mod works with, e.g. `">=0.1"`. Any version if left out.
+    #[serde(default = "any_version", deserialize_with = "parse_version_req")]
+    pub game: VersionReq,
     /// Mods that must load before this one.
     #[serde(default)]
     pub dependencies: Vec<Dependency>,
@@ -71,6 +74,11 @@ fn parse_version_req<'de, D: serde::Deserializer<'de>>(d: D) -> Result<VersionRe
             "`{text}` is not a version requirement like \">=0.1\": {e}"
         ))
     })
+}
+
+/// The running game's version (the crate's), which a mod's `game` requirement must accept.
+pub fn game_version() -> Version {
+    Version::parse(env!("CARGO_PKG_VERSION")).expect("Cargo.toml's version is a semantic version")
 }
 
 /// Whether `id` is a valid mod id.
@@ -143,6 +151,7 @@ mod tests {
         assert!(m.dependencies[0].version.matches(&Version::new(0, 1, 0)));
         assert!(!m.dependencies[0].optional);
         assert!(m.enabled);
+        assert_eq!(m.game, VersionReq::STAR, "any game version when left out");
     }
 
     #[test]

@@ -210,16 +210,19 @@ impl ModSet {
             .map(|m| &m.manifest)
             .zip(enabled.iter().copied())
             .collect();
-        let resolution = order::resolve(&pairs);
+        let resolution = order::resolve(&pairs, &manifest::game_version());
         for (i, failure) in &resolution.failed {
             let info = &found[*i];
             let file = &info.manifest_file;
-            let at = failure
-                .dependency()
-                .and_then(|d| ron_file::find_string(file, d))
-                .or_else(|| ron_file::find_field(file, "dependencies"))
-                .unwrap_or(0);
-            let len = failure.dependency().map_or(1, |d| d.len() + 2);
+            // At the requirement the failure is about: the `game` value or the dependency.
+            let (at, len) = match failure {
+                order::Failure::Game { .. } => ron_file::find_field_string(file, "game"),
+                _ => failure
+                    .dependency()
+                    .and_then(|d| ron_file::find_string(file, d).map(|at| (at, d.len() + 2))),
+            }
+            .or_else(|| ron_file::find_field(file, "dependencies").map(|at| (at, 1)))
+            .unwrap_or((0, 1));
             diagnostics.push(
                 Diagnostic::error(failure.describe(info.id()))
                     .at(file, at, len)

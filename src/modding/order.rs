@@ -1,17 +1,26 @@
 //! Dependency resolution: which enabled mods can load, and in which order.
 //!
 //! A mod loads after everything it depends on; mods with no order between them load by id, so
-//! the order never depends on the file system. A mod whose dependency is missing, disabled, of a
-//! wrong version, failed, or part of a cycle does not load, and neither does anything that needs
-//! it; every other mod still loads.
+//! the order never depends on the file system. A mod that needs another version of the game, or
+//! whose dependency is missing, disabled, of a wrong version, failed, or part of a cycle does not
+//! load, and neither does anything that needs it; every other mod still loads.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use semver::Version;
 
 use super::manifest::Manifest;
 
 /// Why an enabled mod cannot load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
+    /// The running game's version is not one the mod's `game` requirement accepts.
+    Game {
+        /// What the mod asks for.
+        required: String,
+        /// The running game's version.
+        found: String,
+    },
     /// A required dependency is not installed.
     Missing {
         /// The dependency's id.
@@ -52,12 +61,18 @@ impl Failure {
             | Failure::Version { dependency, .. }
             | Failure::DependencyFailed { dependency } => Some(dependency),
             Failure::Cycle { cycle } => cycle.get(1).map(String::as_str),
+            Failure::Game { .. } => None,
         }
     }
 
     /// A sentence saying what is wrong with mod `id`.
     pub fn describe(&self, id: &str) -> String {
         match self {
+            Failure::Game { required, found } => {
+                format!(
+                    "mod `{id}` needs the game in version {required}, but this is version {found}"
+                )
+            }
             Failure::Missing { dependency } => {
                 format!("mod `{id}` needs mod `{dependency}`, which is not installed")
             }
@@ -93,8 +108,9 @@ pub struct Resolution {
     pub failed: Vec<(usize, Failure)>,
 }
 
-/// Resolves `mods` (each with whether it is enabled). Ids are assumed unique.
-pub fn resolve(mods: &[(&Manifest, bool)]) -> Resolution {
+/// Resolves `mods` (each with whether it is enabled) for the game in version `game`. Ids are
+/// assumed unique.
+pub fn resolve(mods: &[(&Manifest, bool)], game: &Version) -> Resolution {
     let by_id: BTreeMap<&str, usize> = mods
         .iter()
         .enumerate()
@@ -102,9 +118,19 @@ pub fn resolve(mods: &[(&Manifest, bool)]) -> Resolution {
         .collect();
     let mut failed: BTreeMap<usize, Failure> = BTreeMap::new();
 
-    // Direct problems with each enabled mod's own dependencies.
+    // Direct problems with each enabled mod's own requirements: the game's version first.
     for (i, (m, enabled)) in mods.iter().enumerate() {
         if !enabled {
+            continue;
+        }
+        if !m.game.matches(game) {
+            failed.insert(
+                i,
+                Failure::Game {
+                    required: m.game.to_string(),
+                    found: game.to_string(),
+                },
+            );
             continue;
         }
         for dep in &m.dependencies {
@@ -276,7 +302,7 @@ mod tests {
 
     fn run(mods: &[Manifest], enabled: &[bool]) -> Resolution {
         let pairs: Vec<(&Manifest, bool)> = mods.iter().zip(enabled.iter().copied()).collect();
-        resolve(&pairs)
+        resolve(&pairs, &Version::new(0, 1, 0))
     }
 
     #[test]
@@ -358,6 +384,33 @@ mod tests {
             }
         );
         assert!(a.1.describe("a").contains("a → b → c → a"));
+    }
+
+    #[test]
+    fn a_mod_for_another_game_version_fails_with_its_dependents() {
+        let mut newer = manifest("newer", "1.0.0", &[]);
+        newer.game = semver::VersionReq::parse(">=0.2").unwrap();
+        let mut fits = manifest("fits", "1.0.0", &[]);
+        fits.game = semver::VersionReq::parse("^0.1").unwrap();
+        let mods = vec![
+            newer,
+            fits,
+            manifest("user", "1.0.0", &[("newer", "*", false)]),
+        ];
+        let r = run(&mods, &[true; 3]);
+        assert_eq!(ids(&mods, &r), ["fits"]);
+        let game = Failure::Game {
+            required: ">=0.2".into(),
+            found: "0.1.0".into(),
+        };
+        assert_eq!(r.failed[0], (0, game.clone()));
+        assert_eq!(
+            game.describe("newer"),
+            "mod `newer` needs the game in version >=0.2, but this is version 0.1.0"
+        );
+        assert!(
+            matches!(&r.failed[1], (2, Failure::DependencyFailed { dependency }) if dependency == "newer")
+        );
     }
 
     #[test]

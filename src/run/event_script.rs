@@ -55,7 +55,7 @@ pub fn outcomes(
     let Some(m) = content.mods.iter().find(|m| m.id == script.mod_id) else {
         return Err(fail("its mod is not loaded".into()));
     };
-    let scripts = Rc::new(m.compiled());
+    let scripts = Rc::new(content.scripts_for(m));
     let rng = Rc::new(RefCell::new(seed.branch("script").rng()));
     let sandbox = Sandbox::new(scripts, Limits::default(), Budget::new(), |lua, globals| {
         let math: Table = globals.get("math")?;

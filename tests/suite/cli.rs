@@ -72,6 +72,11 @@ const BROKEN: &[(&str, &str, &str)] = &[
         "needs `core` >=2.0, but version 0.1.0 is installed",
     ),
     (
+        "game_version",
+        "newer/mod.ron:5:11",
+        "mod `newer` needs the game in version >=99.0, but this is version",
+    ),
+    (
         "cycle",
         "chicken/mod.ron:1:72",
         "cycle: chicken → egg → chicken",
@@ -166,7 +171,7 @@ fn check_stops_every_sandbox_escape_and_creates_no_file() {
         (
             "read_file.lua",
             ":2:",
-            "only scripts in this mod's scripts/ folder",
+            "only scripts in a mod's scripts/ folder",
         ),
         ("load_bytecode.lua", ":2:", "`loadstring` is not available"),
         (
@@ -508,35 +513,40 @@ fn switching_the_base_game_off_warns() {
     );
 }
 
-#[test]
-fn try_lists_script_errors_counted_and_warns_of_switched_off_scripts_and_misspelt_effects() {
+/// `rampart try` of a special building of mod `mod_id` whose script is `script`, once, next to core.
+fn try_script(mod_id: &str, script: &str) -> Output {
     let home = tempfile::tempdir().unwrap();
     let mods = crate::common::Mods::new();
-    mods.manifest("probe", &["core"])
+    mods.manifest(mod_id, &["core"])
         .file(
-            "probe/blueprints/prober.ron",
+            &format!("{mod_id}/blueprints/prober.ron"),
             &crate::common::blueprint("Prober", "Special", "script: \"scripts/prober.lua\","),
         )
-        .file(
-            "probe/scripts/prober.lua",
-            r#"return {
+        .file(&format!("{mod_id}/scripts/prober.lua"), script);
+    rampart(
+        home.path(),
+        &[
+            "try",
+            &format!("{mod_id}:prober"),
+            "--count",
+            "1",
+            "--mods-dir",
+            mods.path().to_str().unwrap(),
+        ],
+    )
+}
+
+#[test]
+fn try_lists_script_errors_counted_and_warns_of_switched_off_scripts_and_misspelt_effects() {
+    let out = try_script(
+        "probe",
+        r#"return {
     on_tick = function(self, game)
         game:apply_effect(self, "burnin", { ticks = 5 })
         game:apply_effect(self, "catalyzed", { ticks = 5 })
         error("boom")
     end,
 }"#,
-        );
-    let out = rampart(
-        home.path(),
-        &[
-            "try",
-            "probe:prober",
-            "--count",
-            "1",
-            "--mods-dir",
-            mods.path().to_str().unwrap(),
-        ],
     );
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -569,4 +579,30 @@ fn try_lists_script_errors_counted_and_warns_of_switched_off_scripts_and_misspel
         "{stderr}"
     );
     assert!(!stderr.contains("catalyzed"), "{stderr}");
+}
+
+#[test]
+fn a_deprecated_name_warns_once_per_mod_with_the_first_call_and_its_replacement() {
+    let out = try_script(
+        "oldie",
+        r#"return {
+    on_tick = function(self, game)
+        local x, y = self:position()
+        game:barrier(x, y, 1, 2)
+        game:barrier(x, y, 2, 2)
+    end,
+}"#,
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("[oldie]")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(lines[0].contains("WARN"), "{stderr}");
+    assert!(
+        lines[0].ends_with(
+            "[oldie] scripts/prober.lua:4: `game:barrier` is deprecated since version 0.1.0; use \
+             `game:raise_barrier` (it works the same)"
+        ),
+        "{stderr}"
+    );
 }

@@ -2,12 +2,12 @@
 //! list every chain once, in the table of its kind, with its payload's fields (names, order,
 //! which a modifier may change ✎, which the game sets), the entity it is about, and a query's
 //! input and value as scripts see them; and its table of checked values gives every number of a
-//! chain that has a domain, with that domain.
+//! chain that has a domain, with that domain; its table of deprecated names is the game's.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rampart::battle::{Access, ChainInfo, ChainKind, Chains, Domain, LuaShape};
+use rampart::battle::{Access, ChainInfo, ChainKind, Chains, DEPRECATED, Domain, LuaShape};
 
 fn docs() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding");
@@ -282,4 +282,24 @@ fn every_checked_value_is_documented_with_its_domain() {
     documented.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     declared.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     assert_eq!(documented, declared);
+}
+
+#[test]
+fn every_deprecated_name_is_documented() {
+    let text = lua_api();
+    let rows: Vec<Vec<String>> = table_after(&text, "### Deprecated names")
+        .into_iter()
+        .map(|row| row.into_iter().map(str::to_string).collect())
+        .collect();
+    let expected: Vec<Vec<String>> = DEPRECATED
+        .iter()
+        .map(|d| {
+            vec![
+                format!("`game:{}`", d.old),
+                format!("`game:{}`", d.replacement),
+                d.since.to_string(),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, expected);
 }

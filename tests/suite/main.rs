@@ -37,6 +37,7 @@ mod layered_terrain;
 mod level_regenerate;
 mod levels;
 mod limits_data;
+mod mod_api;
 mod replay;
 mod run_augments;
 mod run_cli;

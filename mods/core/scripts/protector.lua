@@ -4,6 +4,6 @@
 return {
     on_death = function(self, game)
         local x, y = self:position()
-        game:barrier(x, y, self:param("radius"), self:param("ticks"))
+        game:raise_barrier(x, y, self:param("radius"), self:param("ticks"))
     end,
 }

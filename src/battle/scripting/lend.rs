@@ -34,7 +34,7 @@ pub(crate) struct HostShared {
     loading: Cell<bool>,
     /// Each script's failures.
     pub(super) budgets: Budgets,
-    /// Warnings given this battle, so that each is given once.
+    /// The keys of the warnings given this battle, so that each is given once.
     warned: RefCell<BTreeSet<String>>,
     /// What each mod's scripts may still do this tick.
     pub(super) limits: TickLimits,
@@ -157,9 +157,9 @@ impl HostShared {
         }
     }
 
-    /// Logs `warning` at `warn`, once per battle.
-    pub(crate) fn warn_once(&self, warning: String) {
-        if self.warned.borrow_mut().insert(warning.clone()) {
+    /// Logs `warning` at `warn`, the first time this battle that a warning is given under `key`.
+    pub(crate) fn warn_once(&self, key: String, warning: String) {
+        if self.warned.borrow_mut().insert(key) {
             tracing::warn!(target: "rampart::script", "{warning}");
         }
     }
@@ -178,6 +178,15 @@ pub(crate) struct HostLink {
 }
 
 impl HostLink {
+    /// The id of the VM's mod.
+    pub(crate) fn mod_id(&self) -> String {
+        self.sandbox
+            .borrow()
+            .upgrade()
+            .map(|s| s.mod_id().to_string())
+            .unwrap_or_default()
+    }
+
     /// The link of the VM running `lua`.
     pub(crate) fn get(lua: &Lua) -> mlua::Result<Rc<HostLink>> {
         lua.app_data_ref::<Rc<HostLink>>()

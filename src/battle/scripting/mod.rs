@@ -113,7 +113,7 @@ impl ScriptHost {
                 runtimes.push(None);
                 continue;
             }
-            let scripts = Rc::new(m.compiled());
+            let scripts = Rc::new(content.scripts_for(m));
             let link = Rc::new(HostLink {
                 shared: shared.clone(),
                 mod_index: i,

@@ -4,6 +4,7 @@ use mlua::{Function, Lua, Table, Value, Variadic};
 
 use glam::DVec2;
 
+use super::deprecated;
 use super::handles::{damage_types_to_lua, entity_from_lua, entity_to_lua};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::effects::BUILT_IN_EFFECTS;
@@ -256,10 +257,10 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         })?,
     )?;
     game.raw_set(
-        "barrier",
+        "raise_barrier",
         lua.create_function(
             |lua, (_, x, y, radius, ticks): (Value, f64, f64, f64, u32)| {
-                changing_battle(lua, "game:barrier", |b| {
+                changing_battle(lua, "game:raise_barrier", |b| {
                     b.add_barrier(Barrier {
                         center: DVec2::new(x, y),
                         radius,
@@ -276,6 +277,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             entity_to_lua(lua, EntityId::from_bits(bits as u64))
         })?,
     )?;
+    deprecated::install(lua, &game)?;
     globals.raw_set("game", game)?;
 
     let math: Table = globals.get("math")?;
@@ -335,7 +337,8 @@ fn warn_if_misspelt(lua: &Lua, b: &Battle, name: &str) -> mlua::Result<()> {
              does what the mod's scripts make of it)"
         ),
     };
-    link.shared.warn_once(warning.to_string());
+    let text = warning.to_string();
+    link.shared.warn_once(text.clone(), text);
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! What scripts see of a battle: the global `game` object, entity handles, and the tables that
 //! carry chain payloads. Documented for modders in `docs/modding/lua-api.md`.
 
+mod deprecated;
 mod entity;
 mod game;
 mod handles;
@@ -12,6 +13,7 @@ use super::register::{Registration, RegistrationKind};
 use crate::battle::{Battle, EntityId, Scope, chains};
 use crate::lua::{Fault, ScriptErrorKind};
 
+pub use deprecated::{DEPRECATED, Deprecated};
 use handles::{ApiTables, EntityArg, tables};
 pub(crate) use handles::{
     Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
