@@ -36,6 +36,21 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         )?,
     )?;
     game.raw_set(
+        "after",
+        lua.create_function(|lua, (_, ticks, f): (Value, f64, Function)| {
+            if ticks.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&ticks) {
+                return Err(Fault::here(
+                    lua,
+                    ScriptErrorKind::Runtime,
+                    format!("game:after: ticks must be a whole number of at least 1, not {ticks}"),
+                ));
+            }
+            HostLink::get(lua)?
+                .after(ticks as u64, f)
+                .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
+        })?,
+    )?;
+    game.raw_set(
         "query",
         lua.create_function(|lua, (_, name, input): (Value, String, Value)| {
             query(lua, &name, input)
