@@ -342,6 +342,7 @@ impl Battle {
     /// Removes an entity and everything it registered or that was scoped to it.
     pub(super) fn destroy(&mut self, entity: EntityId) {
         self.chains.remove_owner(Owner::Entity(entity));
+        self.timers.remove_owner(Owner::Entity(entity));
         self.chains.remove_subject(entity);
         if let Some(host) = self.scripts.clone() {
             host.detach(entity);

@@ -26,6 +26,7 @@ pub mod shape;
 mod spatial;
 mod spawning;
 mod targeting;
+mod timers;
 pub mod weapons;
 
 use std::collections::BTreeMap;
@@ -434,6 +435,8 @@ pub struct Battle {
     /// Ticks the running wave has gone without progress.
     stalled_for: u32,
     scripts: Option<Rc<ScriptHost>>,
+    /// Callbacks scripts set for later ticks (`game:after`).
+    timers: timers::Timers,
     log: Vec<LogEntry>,
     /// The script errors so far, each distinct one once with its count. Like the log, outside
     /// the state hash: it records what happened and changes nothing.
@@ -498,6 +501,7 @@ impl Battle {
             collection,
             coverage: BTreeMap::new(),
             scratch: Vec::new(),
+            timers: timers::Timers::default(),
             queue: BTreeMap::new(),
             history: Vec::new(),
             checkpoints: Vec::new(),
@@ -695,8 +699,8 @@ impl Battle {
 
     /// Runs one tick, in a fixed order: the player's commands stamped for it, the attackers due,
     /// movement, shots already in flight, towers (whose new shots fly from the next tick), hits
-    /// that land now, status effects, barriers, every script's `on_tick`, timed abilities, deaths, and the
-    /// end of the wave when nothing is left.
+    /// that land now, status effects, barriers, every script's `on_tick`, the scripts' timers due
+    /// (`game:after`), timed abilities, deaths, and the end of the wave when nothing is left.
     pub fn step(&mut self) {
         let tick = self.state.tick;
         if let Some(host) = &self.scripts {
@@ -718,6 +722,7 @@ impl Battle {
         if let Some(host) = self.scripts.clone() {
             host.tick_all(self);
         }
+        self.fire_timers();
         self.tick_abilities();
         self.resolve_deaths();
         self.end_wave_if_over();

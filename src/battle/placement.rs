@@ -1,7 +1,7 @@
 //! Where blueprints may be placed, with the reason when they may not.
 
 use super::Battle;
-use super::entity::{EntityKind, Position};
+use super::entity::{Entity, EntityId, EntityKind, Position};
 use crate::content::{BlueprintId, Deposit, Placement};
 use crate::terrain::{Direction, ObstacleKind};
 use crate::worldgen::Pos;
@@ -135,10 +135,21 @@ impl Battle {
     /// The kind of what stands on `tile`, if anything: a building, or an ability placed on the
     /// tile (a conjured tower holds its tile while it lasts).
     fn building_on(&self, tile: Pos) -> Option<EntityKind> {
+        self.holder_of(tile).map(|(_, e)| e.kind)
+    }
+
+    /// The building standing on `tile`, if any (not an ability holding it).
+    pub fn building_at(&self, tile: Pos) -> Option<EntityId> {
+        self.holder_of(tile)
+            .filter(|(_, e)| matches!(e.kind, EntityKind::Building(_)))
+            .map(|(id, _)| id)
+    }
+
+    /// The entity holding `tile`: placement keeps it to one.
+    fn holder_of(&self, tile: Pos) -> Option<(EntityId, &Entity)> {
         self.state
             .entities
-            .values()
-            .find(|e| e.tile == Some(tile))
-            .map(|e| e.kind)
+            .iter()
+            .find(|(_, e)| e.tile == Some(tile))
     }
 }

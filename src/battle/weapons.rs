@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Battle;
 use super::chains::{Damage, EntityEvent, StatOf};
-use super::entity::{EntityId, EntityKind, Position};
+use super::entity::{Entity, EntityId, EntityKind, Position};
 use super::field::Field;
 use super::spatial::AttackerGrid;
 use super::targeting::{Buckets, target_point};
@@ -408,11 +408,31 @@ impl Battle {
         radius: f64,
         except: Option<EntityId>,
     ) -> Vec<EntityId> {
+        self.entities_near(center, radius, |id, e| {
+            matches!(e.kind, EntityKind::Attacker(_)) && Some(id) != except
+        })
+    }
+
+    /// Buildings whose position is within `radius` of `center`, nearest first (then by id).
+    pub fn buildings_near(&self, center: DVec2, radius: f64) -> Vec<EntityId> {
+        self.entities_near(center, radius, |_, e| {
+            matches!(e.kind, EntityKind::Building(_))
+        })
+    }
+
+    /// The entities `keep` accepts whose ground position is within `radius` of `center`,
+    /// nearest first; ties go by id, so that the order never depends on storage.
+    fn entities_near(
+        &self,
+        center: DVec2,
+        radius: f64,
+        keep: impl Fn(EntityId, &Entity) -> bool,
+    ) -> Vec<EntityId> {
         let mut found: Vec<(f64, EntityId)> = self
             .state
             .entities
             .iter()
-            .filter(|(id, e)| matches!(e.kind, EntityKind::Attacker(_)) && Some(*id) != except)
+            .filter(|(id, e)| keep(*id, e))
             .map(|(id, e)| (DVec2::new(e.position.x, e.position.y).distance(center), id))
             .filter(|(d, _)| *d <= radius)
             .collect();

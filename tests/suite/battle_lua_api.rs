@@ -1,9 +1,10 @@
-//! The script API on a real world: tiles, rotation, attackers nearby, effects, damage dealt,
-//! spawning where another attacker is, removing, and what is refused.
+//! The script API on a real world: tiles, rotation, attackers and buildings nearby, effects,
+//! damage dealt, spawning where another attacker is, removing, and what is refused.
 
 use std::sync::Arc;
 
-use crate::common::{Mods, attacker, blueprint, wave};
+use crate::common::arena::{Arena, STRAIGHT};
+use crate::common::{Mods, attacker, blueprint, documented_file, wave};
 use rampart::battle::{Battle, BattleConfig, EntityId, LogKind, Phase, PlayerCommand, Position};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
@@ -215,4 +216,226 @@ fn an_attacker_spawned_where_another_died_walks_on_from_there() {
         b.step();
     }
     assert!(b.player().hull < hull, "the walker reached the Hub");
+}
+
+/// A mod with the documented beacon, read from `lua-api.md`, and a plain block to shield.
+fn beacon_mods() -> Mods {
+    let mods = Mods::new();
+    mods.manifest("beacon", &["core"]);
+    mods.file(
+        "beacon/scripts/beacon.lua",
+        &documented_file("beacon/scripts/beacon.lua"),
+    );
+    mods.file(
+        "beacon/blueprints/beacon.ron",
+        &blueprint("Beacon", "Special", "script: \"scripts/beacon.lua\","),
+    );
+    mods.file(
+        "beacon/blueprints/block.ron",
+        &blueprint("Block", "Special", ""),
+    );
+    mods
+}
+
+/// The beacon mod and a blueprint `beacon:<name>` whose script is `script`, on the straight
+/// world.
+fn with_script(name: &str, script: &str) -> Arena {
+    let mods = beacon_mods();
+    mods.file(&format!("beacon/scripts/{name}.lua"), script);
+    mods.file(
+        &format!("beacon/blueprints/{name}.ron"),
+        &blueprint(name, "Special", &format!("script: \"scripts/{name}.lua\",")),
+    );
+    Arena::with_mods(mods, STRAIGHT)
+}
+
+/// Put before a test script: `refused(f, words)` fails unless calling `f` is an error whose
+/// message holds `words`.
+const REFUSED: &str = r#"local function refused(f, words)
+    local ok, err = pcall(f)
+    if ok or not string.find(tostring(err), words, 1, true) then
+        error("not refused with `" .. words .. "`: " .. tostring(err))
+    end
+end
+"#;
+
+#[test]
+fn the_documented_beacon_shields_the_buildings_near_it_and_the_one_east_twice() {
+    let mut arena = Arena::with_mods(beacon_mods(), STRAIGHT);
+    let west = arena.place("beacon:block", 4.0, 1.0);
+    let east = arena.place("beacon:block", 6.0, 1.0);
+    let far = arena.place("beacon:block", 9.0, 1.0);
+    let beacon = arena.place("beacon:beacon", 5.0, 1.0);
+    arena.run(1);
+    arena.no_script_errors();
+    assert_eq!(effect(&arena, beacon, "shield"), Some(5.0), "itself");
+    assert_eq!(effect(&arena, west, "shield"), Some(5.0));
+    assert_eq!(
+        effect(&arena, east, "shield"),
+        Some(10.0),
+        "near, and just east"
+    );
+    assert_eq!(effect(&arena, far, "shield"), None, "4 tiles away");
+}
+
+/// Marks the buildings within a tile of itself with their rank in `game:buildings_near`, and the
+/// one `game:building_at` finds on its own tile; bad arguments must be refused with these words.
+const SURVEYOR: &str = r#"
+return {
+    on_placed = function(self, game)
+        local x, y = self:tile()
+        for rank, building in game:buildings_near(x, y, 1) do
+            game:apply_effect(building, "rank", { waves = 1, magnitude = rank })
+        end
+        game:apply_effect(game:building_at(x + 0.3, y - 0.2), "found", { waves = 1 })
+        assert(game:building_at(x, y + 1) == nil, "no building north")
+        refused(function() game:buildings_near(0 / 0, y, 1) end,
+            "game:buildings_near: x and y must be finite numbers, not NaN and 5")
+        refused(function() game:buildings_near(x, y, -1) end,
+            "game:buildings_near: the radius must be a finite number of at least 0, not -1")
+        refused(function() game:buildings_near(x, y, math.huge) end,
+            "the radius must be a finite number of at least 0, not inf")
+        refused(function() game:attackers_near(x, y, 0 / 0) end,
+            "game:attackers_near: the radius must be a finite number of at least 0, not NaN")
+        refused(function() game:building_at(x, -math.huge) end,
+            "game:building_at: x and y must be finite numbers, not 5 and -inf")
+    end,
+}
+"#;
+
+/// Blocks west and east of (5, 5) and one two tiles east, then the surveyor on (5, 5).
+fn survey() -> (Arena, [EntityId; 4]) {
+    let mut arena = with_script("surveyor", &format!("{REFUSED}{SURVEYOR}"));
+    let west = arena.place("beacon:block", 4.0, 5.0);
+    let east = arena.place("beacon:block", 6.0, 5.0);
+    let far = arena.place("beacon:block", 7.0, 5.0);
+    let surveyor = arena.place("beacon:surveyor", 5.0, 5.0);
+    arena.run(1);
+    (arena, [surveyor, west, east, far])
+}
+
+fn effect(arena: &Arena, id: EntityId, name: &str) -> Option<f64> {
+    let e = arena.battle.entity(id).unwrap();
+    e.effects
+        .iter()
+        .find(|x| x.name == name)
+        .map(|x| x.magnitude)
+}
+
+#[test]
+fn buildings_near_come_nearest_first_then_by_id_and_bad_arguments_are_refused() {
+    let (arena, [surveyor, west, east, far]) = survey();
+    arena.no_script_errors();
+    let (first, second) = (west.min(east), west.max(east));
+    assert_eq!(effect(&arena, surveyor, "rank"), Some(1.0), "itself, at 0");
+    assert_eq!(effect(&arena, first, "rank"), Some(2.0));
+    assert_eq!(effect(&arena, second, "rank"), Some(3.0));
+    assert_eq!(effect(&arena, far, "rank"), None, "2 tiles away");
+    assert!(effect(&arena, surveyor, "found").is_some());
+    assert!(effect(&arena, west, "found").is_none());
+    let (again, _) = survey();
+    assert_eq!(arena.battle.state_hash(), again.battle.state_hash());
+}
+
+/// The beacon mod with the documented flare, a block east of it and the flare placed.
+fn flare() -> (Arena, EntityId, EntityId) {
+    let mut arena = with_script("flare", &documented_file("beacon/scripts/flare.lua"));
+    let block = arena.place("beacon:block", 6.0, 5.0);
+    let flare = arena.place("beacon:flare", 5.0, 5.0);
+    (arena, flare, block)
+}
+
+#[test]
+fn the_documented_flare_shields_after_40_ticks_and_again_40_later() {
+    let (mut arena, flare, block) = flare();
+    let placed = arena.battle.tick();
+    let mut shields = Vec::new();
+    for _ in 0..100 {
+        arena.run(1);
+        let now = (
+            effect(&arena, flare, "shield"),
+            effect(&arena, block, "shield"),
+        );
+        if shields.last().is_none_or(|(_, last)| *last != now) {
+            shields.push((arena.battle.tick() - 1 - placed, now));
+        }
+    }
+    arena.no_script_errors();
+    assert_eq!(
+        shields,
+        [
+            (0, (None, None)),
+            (40, (Some(1.0), Some(1.0))),
+            (80, (Some(2.0), Some(2.0)))
+        ]
+    );
+}
+
+#[test]
+fn a_timer_is_cancelled_with_the_entity_that_set_it() {
+    let (mut arena, flare, block) = flare();
+    arena.run(10);
+    arena.battle.submit(PlayerCommand::Remove { entity: flare });
+    arena.run(100);
+    assert_eq!(arena.battle.entity(flare), None, "removed");
+    arena.no_script_errors();
+    assert_eq!(effect(&arena, block, "shield"), None);
+}
+
+/// Timers set in `on_placed` and in each other, one removed; at the end the order they fired
+/// in must be due tick, then creation. Bad tick counts are refused; a failing timer is reported.
+const CLOCK: &str = r#"
+return {
+    on_placed = function(self, game)
+        local order = {}
+        local function note(name)
+            return function() table.insert(order, name .. "@" .. game:tick()) end
+        end
+        local start = game:tick()
+        game:after(2, note("b"))
+        game:after(1, function()
+            note("a")()
+            game:after(1, note("c"))
+        end)
+        game:after(2, note("b2"))
+        local gone = game:after(1, note("never"))
+        assert(gone:remove(), "removed while pending")
+        assert(not gone:remove(), "removed once")
+        game:after(3, function()
+            local got = table.concat(order, " ")
+            local want = string.format("a@%d b@%d b2@%d c@%d", start + 1, start + 2, start + 2, start + 2)
+            assert(got == want, got)
+            game:apply_effect(self, "done", { waves = 1 })
+        end)
+        game:after(4, function() error("late") end)
+        refused(function() game:after(0, note("x")) end,
+            "game:after: ticks must be a whole number of at least 1, not 0")
+        refused(function() game:after(1.5, note("x")) end, "not 1.5")
+        refused(function() game:after(0 / 0, note("x")) end, "not NaN")
+    end,
+}
+"#;
+
+fn clock_arena() -> (Arena, EntityId) {
+    let mut arena = with_script("clock", &format!("{REFUSED}{CLOCK}"));
+    let clock = arena.place("beacon:clock", 5.0, 5.0);
+    arena.run(6);
+    (arena, clock)
+}
+
+#[test]
+fn timers_fire_by_due_tick_then_creation_and_fail_like_callbacks() {
+    let (arena, clock) = clock_arena();
+    assert!(
+        effect(&arena, clock, "done").is_some(),
+        "the order was checked"
+    );
+    let errors = errors(&arena.battle);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("scripts/clock.lua:30: late"),
+        "{errors:?}"
+    );
+    let (again, _) = clock_arena();
+    assert_eq!(arena.battle.state_hash(), again.battle.state_hash());
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::common::arena::{Arena, STRAIGHT};
-use crate::common::{Mods, blueprint};
+use crate::common::{Mods, blueprint, documented_file};
 use rampart::battle::{Battle, BattleConfig, DEPRECATED, PlayerCommand, Position, ScriptHost};
 use rampart::content::ContentDb;
 use rampart::lua::{Limits, ScriptError};
@@ -235,10 +235,6 @@ fn requiring_what_is_not_there_or_not_a_dependency_or_a_cycle_is_an_error_at_the
 
 #[test]
 fn the_documented_library_example_freezes_what_comes_near() {
-    let page = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding/lua-api.md"),
-    )
-    .unwrap();
     let mods = Mods::new();
     mods.manifest("geometry", &[]);
     for file in [
@@ -246,18 +242,7 @@ fn the_documented_library_example_freezes_what_comes_near() {
         "icewall/mod.ron",
         "icewall/scripts/chill.lua",
     ] {
-        // A block whose first line is a comment naming its file under mods/.
-        let block = page
-            .split("```")
-            .skip(1)
-            .step_by(2)
-            .find(|b| {
-                b.lines()
-                    .nth(1)
-                    .is_some_and(|l| l.ends_with(&format!(" mods/{file}")))
-            })
-            .unwrap_or_else(|| panic!("lua-api.md has no block of mods/{file}"));
-        mods.file(file, block.split_once('\n').unwrap().1);
+        mods.file(file, &documented_file(file));
     }
     mods.file(
         "icewall/blueprints/chill.ron",

@@ -1,7 +1,8 @@
 //! Script callbacks on the battle's chains: a Lua function wrapped as a command modifier or
 //! reaction, a query modifier or an event reaction, registered next to the Rust ones; running a
-//! command or query a script asked for; and the checks and messages for registrations that
-//! cannot be (wrong chain kind, priority, unknown name).
+//! command or query a script asked for; timers (`game:after`), called the same way; and the
+//! checks and messages for registrations that cannot be (wrong chain kind, priority, unknown
+//! name).
 
 use std::rc::Rc;
 
@@ -32,16 +33,9 @@ impl HostLink {
         check_registration(chain, kind, priority)?;
         let owner = match self_entity {
             Some(e) => Owner::Entity(e),
-            None => self
-                .shared
-                .owner()
-                .unwrap_or(Owner::Mod(self.mod_index as u32)),
+            None => self.current_owner(),
         };
-        let sandbox = self
-            .sandbox
-            .borrow()
-            .upgrade()
-            .ok_or("the mod's VM is gone")?;
+        let sandbox = self.sandbox()?;
         let lua = sandbox.lua();
         let subject = match scope {
             Scope::Subject(e) => match entity_to_lua(lua, e).map_err(|e| e.to_string())? {
@@ -59,10 +53,7 @@ impl HostLink {
         let name = chain.to_string();
         self.shared.with_battle(|battle| match battle {
             // Under `rampart check` there is no battle: the registration is checked, not kept.
-            None => Ok(Registration {
-                chain: name,
-                id: None,
-            }),
+            None => Ok(Registration { kept: None }),
             Some(b) if b.in_query() => Err(format!(
                 "a query modifier must not register on `{chain}`: it only computes a value"
             )),
@@ -73,11 +64,56 @@ impl HostLink {
                     RegistrationKind::React => super::super::chains::lua_react(b, chain, reg),
                 }?;
                 Ok(Registration {
-                    chain: name,
-                    id: Some(id),
+                    kept: Some(Kept::Chain(name, id)),
                 })
             }
         })
+    }
+
+    /// Sets a timer: `function` is called once, `ticks` (at least 1) ticks from now, unless
+    /// its owner — whatever the script is running for — is removed first.
+    pub(crate) fn after(
+        self: &Rc<Self>,
+        ticks: u64,
+        function: Function,
+    ) -> Result<Registration, String> {
+        let owner = self.current_owner();
+        let sandbox = self.sandbox()?;
+        let callback = LuaCallback::new(self.clone(), sandbox, function, owner, None);
+        self.shared.with_battle(|battle| match battle {
+            None => Ok(Registration { kept: None }),
+            Some(b) if b.in_query() => {
+                Err("a query modifier must not set timers: it only computes a value".to_string())
+            }
+            Some(b) => {
+                self.shared.limits.register(self.mod_index)?;
+                let due = b.tick() + ticks;
+                let id = b.timers.add(
+                    due,
+                    owner,
+                    Box::new(move |b: &mut Battle| {
+                        callback.call::<(), 0>(b, |_, _| Ok([]));
+                    }),
+                );
+                Ok(Registration {
+                    kept: Some(Kept::Timer(id)),
+                })
+            }
+        })
+    }
+
+    /// Who owns what the script registers now: the entity or mod it is running for.
+    fn current_owner(&self) -> Owner {
+        self.shared
+            .owner()
+            .unwrap_or(Owner::Mod(self.mod_index as u32))
+    }
+
+    fn sandbox(&self) -> Result<Rc<Sandbox>, String> {
+        self.sandbox
+            .borrow()
+            .upgrade()
+            .ok_or_else(|| "the mod's VM is gone".to_string())
     }
 }
 
@@ -127,22 +163,34 @@ pub(crate) fn not_a(name: &str, wanted: ChainKind) -> String {
     }
 }
 
-/// A registration handle returned to scripts; `:remove()` takes the callback off its chain.
+/// A registration handle returned to scripts; `:remove()` takes the callback off its chain or
+/// cancels the timer.
 pub(crate) struct Registration {
-    chain: String,
-    id: Option<RegistrationId>,
+    /// What was registered; `None` where nothing is kept (under `rampart check`).
+    kept: Option<Kept>,
+}
+
+/// Where a registration is kept.
+enum Kept {
+    Chain(String, RegistrationId),
+    Timer(u64),
 }
 
 impl UserData for Registration {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("remove", |lua, this, ()| {
-            let Some(id) = this.id else { return Ok(false) };
+            let Some(kept) = &this.kept else {
+                return Ok(false);
+            };
             let link = HostLink::get(lua)?;
             link.shared.with_battle(|b| match b {
                 Some(b) if b.in_query() => Err(mlua::Error::runtime(
                     "a query modifier must not remove registrations: it only computes a value",
                 )),
-                Some(b) => Ok(b.chains.remove(&this.chain, id)),
+                Some(b) => Ok(match kept {
+                    Kept::Chain(chain, id) => b.chains.remove(chain, *id),
+                    Kept::Timer(id) => b.timers.remove(*id),
+                }),
                 None => Ok(false),
             })
         });

@@ -163,6 +163,26 @@ pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
     format!("(name: \"{name}\", kind: {kind}, rarity: Common, {extra})")
 }
 
+/// The code block of `docs/modding/lua-api.md` whose first line is a comment naming `file` under
+/// `mods/`, without that line: documented examples are tested as they are written.
+pub fn documented_file(file: &str) -> String {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding/lua-api.md"),
+    )
+    .unwrap();
+    let block = page
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .find(|b| {
+            b.lines()
+                .nth(1)
+                .is_some_and(|l| l.ends_with(&format!(" mods/{file}")))
+        })
+        .unwrap_or_else(|| panic!("lua-api.md has no block of mods/{file}"));
+    block.split_once('\n').unwrap().1.to_string()
+}
+
 /// A wave on path 0: `(ticks after the wave starts, attacker id)` pairs.
 pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {
     WaveSpawns {

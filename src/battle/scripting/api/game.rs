@@ -36,6 +36,21 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         )?,
     )?;
     game.raw_set(
+        "after",
+        lua.create_function(|lua, (_, ticks, f): (Value, f64, Function)| {
+            if ticks.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&ticks) {
+                return Err(Fault::here(
+                    lua,
+                    ScriptErrorKind::Runtime,
+                    format!("game:after: ticks must be a whole number of at least 1, not {ticks}"),
+                ));
+            }
+            HostLink::get(lua)?
+                .after(ticks as u64, f)
+                .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
+        })?,
+    )?;
+    game.raw_set(
         "query",
         lua.create_function(|lua, (_, name, input): (Value, String, Value)| {
             query(lua, &name, input)
@@ -97,11 +112,7 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                     .filter(|(_, e)| kind.as_deref().is_none_or(|k| e.kind.name() == k))
                     .map(|(id, _)| id)
                     .collect();
-                let list = lua.create_table()?;
-                for id in ids {
-                    list.raw_push(entity_to_lua(lua, id)?)?;
-                }
-                Ok(list)
+                entities_to_lua(lua, ids)
             })
         })?,
     )?;
@@ -179,12 +190,29 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     game.raw_set(
         "attackers_near",
         lua.create_function(|lua, (_, x, y, radius): (Value, f64, f64, f64)| {
+            let (center, radius) = area(lua, "game:attackers_near", x, y, radius)?;
             with_battle(lua, "game:attackers_near", |b| {
-                let list = lua.create_table()?;
-                for id in b.attackers_near(DVec2::new(x, y), radius, None) {
-                    list.raw_push(entity_to_lua(lua, id)?)?;
-                }
-                Ok(list)
+                entities_to_lua(lua, b.attackers_near(center, radius, None))
+            })
+        })?,
+    )?;
+    game.raw_set(
+        "buildings_near",
+        lua.create_function(|lua, (_, x, y, radius): (Value, f64, f64, f64)| {
+            let (center, radius) = area(lua, "game:buildings_near", x, y, radius)?;
+            with_battle(lua, "game:buildings_near", |b| {
+                entities_to_lua(lua, b.buildings_near(center, radius))
+            })
+        })?,
+    )?;
+    game.raw_set(
+        "building_at",
+        lua.create_function(|lua, (_, x, y): (Value, f64, f64)| {
+            let at = point(lua, "game:building_at", x, y)?;
+            let tile = crate::worldgen::Pos::new(at.x.round() as i32, at.y.round() as i32);
+            with_battle(lua, "game:building_at", |b| match b.building_at(tile) {
+                Some(id) => entity_to_lua(lua, id),
+                None => Ok(Value::Nil),
             })
         })?,
     )?;
@@ -313,6 +341,41 @@ fn random(lua: &Lua, args: Variadic<f64>) -> mlua::Result<f64> {
             _ => Ok(rng.unit()),
         }
     })
+}
+
+/// A list of entity handles, in the order given.
+fn entities_to_lua(lua: &Lua, ids: Vec<EntityId>) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    for id in ids {
+        list.raw_push(entity_to_lua(lua, id)?)?;
+    }
+    Ok(list)
+}
+
+/// A point a script names, which must be finite: NaN would silently match nothing and an
+/// infinity everything, hiding the script's mistake.
+fn point(lua: &Lua, function: &str, x: f64, y: f64) -> mlua::Result<DVec2> {
+    if !(x.is_finite() && y.is_finite()) {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("{function}: x and y must be finite numbers, not {x} and {y}"),
+        ));
+    }
+    Ok(DVec2::new(x, y))
+}
+
+/// A circle a script names: a finite centre and a finite radius of at least 0.
+fn area(lua: &Lua, function: &str, x: f64, y: f64, radius: f64) -> mlua::Result<(DVec2, f64)> {
+    let center = point(lua, function, x, y)?;
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("{function}: the radius must be a finite number of at least 0, not {radius}"),
+        ));
+    }
+    Ok((center, radius))
 }
 
 /// Warns, once per battle and place, about an effect name that is not built in but close to
