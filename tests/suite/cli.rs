@@ -606,3 +606,32 @@ fn a_deprecated_name_warns_once_per_mod_with_the_first_call_and_its_replacement(
         "{stderr}"
     );
 }
+
+#[test]
+fn a_script_making_up_names_gets_a_hundred_warnings_and_then_one_more() {
+    // 150 different names, each close to `burning`: warnings stop at 100, and say so.
+    let out = try_script(
+        "namer",
+        r#"return {
+    on_tick = function(self, game)
+        for i = 0, 149 do
+            local name = "burning" .. string.char(97 + i % 26) .. string.char(97 + i // 26)
+            game:apply_effect(self, name, { ticks = 5 })
+        end
+    end,
+}"#,
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let hints = stderr
+        .lines()
+        .filter(|l| l.contains("is not a built-in effect"))
+        .count();
+    assert_eq!(hints, 100, "{stderr}");
+    let full: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("further ones are not shown"))
+        .collect();
+    assert_eq!(full.len(), 1, "{stderr}");
+    assert!(full[0].contains("WARN"), "{stderr}");
+}

@@ -27,6 +27,9 @@ use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;
 use crate::lua::{Budget, Sandbox, ScriptError};
 
+/// Different warnings given per battle before the rest are not shown ([`HostShared::warn_once`]).
+pub(crate) const MAX_WARNINGS: usize = 100;
+
 /// State shared by the host and every VM it made.
 pub(crate) struct HostShared {
     battle: Cell<*mut Battle>,
@@ -158,10 +161,24 @@ impl HostShared {
     }
 
     /// Logs `warning` at `warn`, the first time this battle that a warning is given under `key`.
+    /// After [`MAX_WARNINGS`] different warnings one more says the rest are not shown: a script
+    /// making up new names in a loop would otherwise grow the set, and the log, without end.
     pub(crate) fn warn_once(&self, key: String, warning: String) {
-        if self.warned.borrow_mut().insert(key) {
-            tracing::warn!(target: "rampart::script", "{warning}");
+        let mut warned = self.warned.borrow_mut();
+        if warned.len() > MAX_WARNINGS || warned.contains(&key) {
+            return;
         }
+        if warned.len() == MAX_WARNINGS {
+            // The empty key is never a warning's: it marks the set as full.
+            warned.insert(String::new());
+            tracing::warn!(
+                target: "rampart::script",
+                "{MAX_WARNINGS} different script warnings this battle; further ones are not shown"
+            );
+            return;
+        }
+        warned.insert(key);
+        tracing::warn!(target: "rampart::script", "{warning}");
     }
 }
 
