@@ -225,8 +225,8 @@ impl ContentDb {
         self.terrains.iter().find(|t| t.id == id)
     }
 
-    /// Whether a terrain type's file exists but had errors: a reference to it is not a second
-    /// mistake, and checks say nothing more about it.
+    /// Whether a terrain type's file exists but had errors, so that a reference to it can point
+    /// at those errors instead of saying the type does not exist.
     pub fn terrain_broken(&self, id: &str) -> bool {
         self.broken_terrains.contains(id)
     }
