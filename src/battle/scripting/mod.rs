@@ -95,8 +95,9 @@ struct Instance {
 pub struct ScriptHost {
     shared: Rc<HostShared>,
     runtimes: Vec<Option<ModRuntime>>,
-    /// Each entity's instances: its type's script first, then its augments' scripts.
-    instances: RefCell<BTreeMap<EntityId, Vec<Rc<Instance>>>>,
+    /// Each entity's instances: its type's script first, then its augments' scripts. Shared
+    /// so a hook call holds the list without copying it (attaching copies it on write).
+    instances: RefCell<BTreeMap<EntityId, Rc<Vec<Rc<Instance>>>>>,
     /// Entities whose script has `on_tick`, in entity order.
     ticking: RefCell<BTreeSet<EntityId>>,
     content: Arc<ContentDb>,
@@ -351,11 +352,8 @@ impl ScriptHost {
                 if instance.hooks[Hook::Tick as usize].is_some() {
                     self.ticking.borrow_mut().insert(entity);
                 }
-                self.instances
-                    .borrow_mut()
-                    .entry(entity)
-                    .or_default()
-                    .push(Rc::new(instance));
+                let mut instances = self.instances.borrow_mut();
+                Rc::make_mut(instances.entry(entity).or_default()).push(Rc::new(instance));
             }
             Err(e) => self.shared.report(Some(battle), own, e),
         }
@@ -364,9 +362,10 @@ impl ScriptHost {
     /// Calls a hook of each of an entity's script instances that has it, in attach order.
     pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
         // Shared, not cloned: a clone of each Lua reference would cost a trip through mlua's
-        // reference slots per call. The list is copied so hooks may attach or remove instances.
-        let calls: Vec<Rc<Instance>> = match self.instances.borrow().get(&entity) {
-            Some(list) => list.clone(),
+        // reference slots per call. The list is held, not copied, so hooks may attach or remove
+        // instances (which copy it on write) while it is walked.
+        let calls: Rc<Vec<Rc<Instance>>> = match self.instances.borrow().get(&entity) {
+            Some(list) => Rc::clone(list),
             None => return,
         };
         let with_hook = calls
