@@ -136,7 +136,8 @@ fn invalid_utf8(path: &Path, error: std::string::FromUtf8Error) -> Diagnostic {
     .help("save the file as UTF-8")
 }
 
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+/// The largest offset at most `i` that starts a character of `s` (`i` itself if it does).
+pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while !s.is_char_boundary(i) {
         i -= 1;
     }

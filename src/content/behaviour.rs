@@ -58,6 +58,7 @@ fn one() -> f64 {
 
 /// A range shape, relative to the tower's muzzle and facing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Shape {
     /// Everything within `radius` × range horizontally; with `height`, only that far above or
     /// below the muzzle.
@@ -180,6 +181,7 @@ impl Default for Targets {
 
 /// What a tower fires.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Projectile {
     /// The hit lands at once (also beams and slams).
     #[default]

@@ -83,6 +83,7 @@ pub enum Deposit {
 
 /// Where a blueprint can be placed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Placement {
     /// On a free tile, as a building: no obstacle (but see `small_obstacles`), no path, no other
     /// building.

@@ -425,7 +425,7 @@ fn load_kind<T: Kind>(
             );
             continue;
         }
-        match ron_file::parse::<T>(&file) {
+        match ron_file::parse_all::<T>(&file) {
             Ok(mut value) => {
                 value.set_id(id.clone());
                 items.index.insert(id, items.items.len());
@@ -434,7 +434,7 @@ fn load_kind<T: Kind>(
                     sources: vec![source],
                 });
             }
-            Err(d) => diagnostics.push(d.for_mod(mod_id)),
+            Err(found) => diagnostics.extend(found.into_iter().map(|d| d.for_mod(mod_id))),
         }
     }
 }
@@ -462,10 +462,10 @@ fn apply_override<T: Kind>(
         diagnostics.push(d);
         return;
     };
-    let patch = match ron_file::parse::<T::Patch>(file) {
+    let patch = match ron_file::parse_all::<T::Patch>(file) {
         Ok(p) => p,
-        Err(d) => {
-            diagnostics.push(d.for_mod(info.id()));
+        Err(found) => {
+            diagnostics.extend(found.into_iter().map(|d| d.for_mod(info.id())));
             return;
         }
     };
@@ -559,16 +559,16 @@ pub(super) fn load_single<T: Single>(
         mod_id: info.id().to_string(),
         file: file.clone(),
     };
-    let patch = match ron_file::parse::<T::Patch>(&file) {
+    let patch = match ron_file::parse_all::<T::Patch>(&file) {
         Ok(p) => p,
-        Err(d) => {
-            diagnostics.push(d.for_mod(info.id()));
+        Err(found) => {
+            diagnostics.extend(found.into_iter().map(|d| d.for_mod(info.id())));
             return;
         }
     };
     let name = T::FILE.trim_end_matches(".ron");
     match (slot.as_mut(), T::overrides_of(&patch)) {
-        (None, None) => match ron_file::parse::<T>(&file) {
+        (None, None) => match ron_file::parse_all::<T>(&file) {
             Ok(mut value) => {
                 value.set_id(format!("{}:{name}", info.id()));
                 *slot = Some(Item {
@@ -576,7 +576,7 @@ pub(super) fn load_single<T: Single>(
                     sources: vec![source],
                 });
             }
-            Err(d) => diagnostics.push(d.for_mod(info.id())),
+            Err(found) => diagnostics.extend(found.into_iter().map(|d| d.for_mod(info.id()))),
         },
         (Some(item), Some(target)) if target == item.value.id() => {
             item.value.apply(patch);
