@@ -45,6 +45,7 @@ mod run_events;
 mod run_map;
 mod runs;
 mod saves;
+mod script_cost;
 mod script_limits;
 mod terrain_parse;
 mod tutorial_data;
