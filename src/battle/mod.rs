@@ -682,6 +682,11 @@ impl Battle {
         }
     }
 
+    /// Whether the wall time of script calls is being measured ([`Battle::time_scripts`]).
+    pub fn scripts_timed(&self) -> bool {
+        self.timing_scripts
+    }
+
     /// Counts a script error; the first time it happens it is also logged. Returns how many
     /// times it has happened now.
     pub(crate) fn record_script_error(&mut self, error: ScriptError) -> u32 {
