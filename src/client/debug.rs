@@ -231,6 +231,11 @@ impl Summary {
     }
 }
 
+/// How the panel is laid out when it is `shown` or not.
+fn display(shown: bool) -> Display {
+    if shown { Display::Flex } else { Display::None }
+}
+
 fn spawn(mut commands: Commands, overlay: Res<DebugOverlay>) {
     commands.spawn((
         Panel,
@@ -240,11 +245,7 @@ fn spawn(mut commands: Commands, overlay: Res<DebugOverlay>) {
             top: Val::Px(170.0),
             max_width: Val::Px(760.0),
             padding: UiRect::all(Val::Px(8.0)),
-            display: if overlay.shown {
-                Display::Flex
-            } else {
-                Display::None
-            },
+            display: display(overlay.shown),
             ..default()
         },
         BackgroundColor(PANEL),
@@ -271,11 +272,7 @@ fn toggle(
         overlay.shown = !overlay.shown;
         overlay.window = Window::default();
         for mut node in &mut panels {
-            node.display = if overlay.shown {
-                Display::Flex
-            } else {
-                Display::None
-            };
+            node.display = display(overlay.shown);
         }
         for mut text in &mut texts {
             text.0 = "measuring...".into();

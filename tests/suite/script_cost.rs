@@ -1,10 +1,8 @@
 //! What scripts cost a battle: each call charged to the script its function was written in, a
 //! nested call to its own script and not the one around it, the same calls and instructions in
-//! every run and on every thread, wall time only when asked for, kept across hot reload, and
-//! `rampart simulate --profile` printing the table.
+//! every run and on every thread, wall time only when asked for, kept across hot reload
+//! (`rampart simulate --profile` is tested with the other `simulate` tests, in `run_cli.rs`).
 
-use std::path::Path;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use crate::common::arena::{Arena, STRAIGHT};
@@ -171,79 +169,4 @@ fn calls_and_instructions_are_the_same_in_every_run_and_thread() {
     for other in others {
         assert_eq!(here, other, "on another thread");
     }
-}
-
-fn rampart(home: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_rampart"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RAMPART_HOME", home)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("the rampart binary runs");
-    assert!(
-        out.status.success(),
-        "rampart {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-/// The rows of a printed cost table without their last column (wall time varies).
-fn counted_rows(table: &str) -> Vec<String> {
-    table
-        .lines()
-        .filter(|l| l.contains("scripts/") || l.starts_with("script cost:"))
-        .map(|l| match l.starts_with("script cost:") {
-            true => l.split(" instructions").next().unwrap().to_string(),
-            false => {
-                let mut words: Vec<&str> = l.split_whitespace().collect();
-                words.pop();
-                words.join(" ")
-            }
-        })
-        .collect()
-}
-
-#[test]
-fn simulate_profile_prints_the_table_after_its_output() {
-    let home = tempfile::tempdir().unwrap();
-    let args = [
-        "--mods-dir",
-        "tests/fixtures/run",
-        "simulate",
-        "--seed",
-        "4",
-        "--levels",
-        "1",
-        "--runs",
-        "2",
-        "--profile",
-    ];
-    let out = rampart(home.path(), &args);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let (usual, table) = stdout
-        .split_once("script cost:")
-        .expect("the table follows the usual output");
-    assert!(usual.contains("win rate"), "{usual}");
-    let table = format!("script cost:{table}");
-    let rows = counted_rows(&table);
-    assert!(
-        rows.iter()
-            .any(|r| r.starts_with("scripts/") && r.contains(" core ")),
-        "{table}"
-    );
-    assert!(
-        table.contains("share") && table.contains("wall ms"),
-        "{table}"
-    );
-
-    // The same counts on one thread as on two; with the JSON on standard output, the table
-    // goes to standard error.
-    let one = rampart(home.path(), &[&args[..], &["--jobs", "1"]].concat());
-    assert_eq!(counted_rows(&String::from_utf8_lossy(&one.stdout)), rows);
-    let json = rampart(home.path(), &[&args[..], &["--json", "-"]].concat());
-    let _: serde_json::Value = serde_json::from_slice(&json.stdout).expect("only JSON on stdout");
-    let stderr = String::from_utf8_lossy(&json.stderr);
-    assert_eq!(counted_rows(&stderr), rows, "{stderr}");
 }
