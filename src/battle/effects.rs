@@ -86,6 +86,15 @@ pub struct Effect {
 impl Battle {
     /// Applies an effect to an entity, combining it with one of the same name as `stacking` says.
     pub fn apply_effect(&mut self, target: EntityId, effect: Effect, stacking: Stacking) {
+        if !self.state.entities.contains_key(target) {
+            return;
+        }
+        self.push_log(LogKind::EffectApplied {
+            target,
+            name: effect.name.clone(),
+            lasting: effect.lasting,
+            source: effect.source,
+        });
         let Some(e) = self.state.entities.get_mut(target) else {
             return;
         };

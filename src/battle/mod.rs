@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 
 use crate::chain::{self, Outcome};
-use crate::content::{AttackerId, BlueprintId, ContentDb, Priority};
+use crate::content::{AttackerId, BlueprintId, ContentDb, DamageTypes, Priority};
 use crate::lua::{Limits, ScriptError};
 use crate::rng::{Rng, Seed};
 use crate::worldgen::{Pos, World};
@@ -313,13 +313,46 @@ pub enum LogKind {
         /// The chain refused.
         chain: &'static str,
     },
-    /// Damage was dealt (for number pop-ups).
+    /// Damage was dealt (for number pop-ups, and for what `rampart try` reports).
     Damaged {
         /// Who took it.
         target: EntityId,
         /// HP lost.
         amount: f64,
         /// Who dealt it.
+        source: Option<EntityId>,
+        /// Its damage types, as the hit landed (after modifiers).
+        types: DamageTypes,
+    },
+    /// Hit points were given back (only when some were).
+    Healed {
+        /// Who was healed.
+        target: EntityId,
+        /// HP restored.
+        amount: f64,
+        /// Who healed, if anyone.
+        source: Option<EntityId>,
+    },
+    /// An entity came into the battle: an attacker appeared, a building was built (the Hub
+    /// too), an ability was used. The log keeps what it was, which a report needs after it is
+    /// gone.
+    Appeared {
+        /// The new entity.
+        entity: EntityId,
+        /// What it is.
+        kind: EntityKind,
+        /// Where it appeared.
+        position: Position,
+    },
+    /// A status effect was applied (or renewed) by `apply_effect`.
+    EffectApplied {
+        /// On whom.
+        target: EntityId,
+        /// Which effect.
+        name: String,
+        /// How long it was given for.
+        lasting: Lasting,
+        /// Who applied it, if anyone.
         source: Option<EntityId>,
     },
     /// A resource was gained (for number pop-ups).

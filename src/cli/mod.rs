@@ -18,6 +18,7 @@ mod play;
 mod rate;
 mod replay;
 mod simulate;
+mod test_mod;
 mod trial;
 mod waves;
 
@@ -90,9 +91,13 @@ pub enum Command {
     /// Breed levels with a genetic algorithm until each sits on a difficulty curve, and write
     /// them as a level setter override a mod can ship.
     Breed(breed::BreedArgs),
-    /// Try one blueprint in a small battle: a building beside a straight path (an ability used
-    /// on it), one wave of one attacker type, and what the blueprint did.
+    /// Try one blueprint in a small battle — a building beside a straight path (an ability used
+    /// on it), one wave of one attacker type — or a scenario file, and report what every
+    /// building and attacker type did.
     Try(trial::TryArgs),
+    /// Play every scenario in a mod's tests/ folder against the mod and its dependencies, and
+    /// say which pass (docs/modding/scenarios.md). Exits with 1 when one fails.
+    TestMod(test_mod::TestModArgs),
 }
 
 /// The levels `--log` takes on its own.
@@ -269,10 +274,37 @@ impl Context {
     /// Finds and loads the mods' content, printing its errors; content with errors is left out
     /// and the rest is returned. The errors are counted toward the exit code.
     pub fn load_content(&self) -> ContentDb {
-        let found = self.find_mods();
-        let (content, diagnostics) = ContentDb::load(&found.mods);
-        let errors: Vec<&Diagnostic> = found
-            .mods
+        self.load(&self.find_mods().mods)
+    }
+
+    /// Loads the mod in the folder `root` and the mods it depends on, whether or not they are
+    /// switched on, from the usual places and every `--mods-dir` (see [`ModSet::of_mod`]),
+    /// printing the content's errors as [`Context::load_content`] does. A mod whose manifest
+    /// cannot be read, or that cannot load, is an error.
+    pub fn load_mod(&self, root: &std::path::Path) -> Result<(ContentDb, String), Failure> {
+        let user = UserDirs::detect();
+        let dirs = mod_dirs(&self.mods_dirs, user.as_ref());
+        let (id, mods) = ModSet::of_mod(root, &dirs).map_err(|d| {
+            print_diagnostics([&d]);
+            Failure::error(format!(
+                "{} is not a mod folder that reads (above)",
+                root.display()
+            ))
+        })?;
+        let content = self.load(&mods);
+        if content.mods.iter().all(|m| m.id != id) {
+            return Err(Failure::Found(Some(format!(
+                "mod `{id}` in {} cannot load (above)",
+                root.display()
+            ))));
+        }
+        Ok((content, id))
+    }
+
+    /// Loads the content of `mods`, printing the errors and counting them toward the exit code.
+    fn load(&self, mods: &ModSet) -> ContentDb {
+        let (content, diagnostics) = ContentDb::load(mods);
+        let errors: Vec<&Diagnostic> = mods
             .diagnostics
             .iter()
             .chain(diagnostics.iter())
@@ -312,6 +344,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Rate(_)) => "rate",
         Some(Command::Breed(_)) => "breed",
         Some(Command::Try(_)) => "try",
+        Some(Command::TestMod(_)) => "test-mod",
     }
 }
 
@@ -343,6 +376,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Rate(args) => rate::run(&context, &args),
         Command::Breed(args) => breed::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
+        Command::TestMod(args) => test_mod::run(&context, &args),
     }?;
     context.finish()
 }

@@ -134,6 +134,64 @@ pub struct ModSet {
 impl ModSet {
     /// Finds the mods in `dirs` and resolves their load order with the player's `settings`.
     pub fn discover(dirs: &[ModDir], settings: &ModSettings) -> ModSet {
+        let (found, diagnostics) = ModSet::find(dirs);
+        let enabled: Vec<bool> = found
+            .iter()
+            .map(|m| settings.is_enabled(&m.manifest))
+            .collect();
+        ModSet::resolve(found, enabled, diagnostics)
+    }
+
+    /// The mod in the folder `root` and the mods it depends on, found in `dirs` (and the mods
+    /// those depend on), all of them on whatever the player's settings say: what a mod's own
+    /// tests run with. A mod of the same id found in `dirs` gives way to the one in `root`;
+    /// only what is wrong with the mods taken is reported. Returns the mod's id with the set.
+    pub fn of_mod(root: &Path, dirs: &[ModDir]) -> Result<(String, ModSet), Diagnostic> {
+        let (manifest, manifest_file) = Manifest::load(root)?;
+        let id = manifest.id.clone();
+        let (found, diagnostics) = ModSet::find(dirs);
+        let mut others: Vec<ModInfo> = found
+            .into_iter()
+            .filter(|m| m.manifest.id != manifest.id)
+            .collect();
+        let mut taken = vec![ModInfo {
+            manifest,
+            root: root.to_path_buf(),
+            origin: Origin::Extra,
+            manifest_file,
+        }];
+        let mut next = 0;
+        while next < taken.len() {
+            let needs: Vec<String> = taken[next]
+                .manifest
+                .dependencies
+                .iter()
+                .map(|d| d.id.clone())
+                .collect();
+            for id in needs {
+                if let Some(i) = others.iter().position(|m| m.manifest.id == id) {
+                    taken.push(others.remove(i));
+                }
+            }
+            next += 1;
+        }
+        let mut kept = Diagnostics::new();
+        kept.extend(
+            diagnostics
+                .iter()
+                .filter(|d| {
+                    d.file
+                        .as_ref()
+                        .is_some_and(|f| taken.iter().any(|m| f.starts_with(&m.root)))
+                })
+                .cloned(),
+        );
+        let enabled = vec![true; taken.len()];
+        Ok((id, ModSet::resolve(taken, enabled, kept)))
+    }
+
+    /// Every mod folder in `dirs` with a manifest that reads, the first of each id.
+    fn find(dirs: &[ModDir]) -> (Vec<ModInfo>, Diagnostics) {
         let mut diagnostics = Diagnostics::new();
         let mut found: Vec<ModInfo> = Vec::new();
         for dir in dirs {
@@ -201,10 +259,11 @@ impl ModSet {
             }
         }
 
-        let enabled: Vec<bool> = found
-            .iter()
-            .map(|m| settings.is_enabled(&m.manifest))
-            .collect();
+        (found, diagnostics)
+    }
+
+    /// The load order of the `found` mods, each on or off as `enabled` says.
+    fn resolve(found: Vec<ModInfo>, enabled: Vec<bool>, mut diagnostics: Diagnostics) -> ModSet {
         let pairs: Vec<(&Manifest, bool)> = found
             .iter()
             .map(|m| &m.manifest)
@@ -340,6 +399,60 @@ mod tests {
         let set = ModSet::discover(&dirs, &settings);
         let loaded: Vec<&str> = set.mods.iter().map(|m| m.id()).collect();
         assert_eq!(loaded, ["core", "off", "needy"]);
+    }
+
+    #[test]
+    fn one_mod_comes_with_its_dependencies_only_and_wins_over_its_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let found = tmp.path().join("found");
+        write_mod(
+            &found,
+            "core",
+            r#"(id: "core", name: "Core", version: "0.1.0")"#,
+        );
+        write_mod(
+            &found,
+            "frost",
+            r#"(id: "frost", name: "Frost", version: "0.1.0", enabled: false, dependencies: [(id: "core")])"#,
+        );
+        write_mod(
+            &found,
+            "other",
+            r#"(id: "other", name: "Other", version: "0.1.0")"#,
+        );
+        write_mod(&found, "broken", "(id: \"broken\",");
+        write_mod(
+            &found,
+            "mine-old",
+            r#"(id: "mine", name: "Mine, an old copy", version: "0.0.1")"#,
+        );
+        let mine = tmp.path().join("work");
+        write_mod(
+            &mine,
+            "mine",
+            r#"(id: "mine", name: "Mine", version: "0.2.0", enabled: false, dependencies: [(id: "frost")])"#,
+        );
+        let dirs = [ModDir {
+            path: found,
+            origin: Origin::Game,
+        }];
+        let (id, set) = ModSet::of_mod(&mine.join("mine"), &dirs).unwrap();
+        assert_eq!(id, "mine");
+        let loaded: Vec<(&str, String)> = set
+            .mods
+            .iter()
+            .map(|m| (m.id(), m.manifest.version.to_string()))
+            .collect();
+        assert_eq!(
+            loaded,
+            [
+                ("core", "0.1.0".to_string()),
+                ("frost", "0.1.0".to_string()),
+                ("mine", "0.2.0".to_string())
+            ]
+        );
+        assert!(set.diagnostics.is_empty(), "{:?}", set.diagnostics);
+        assert!(ModSet::of_mod(&tmp.path().join("nowhere"), &dirs).is_err());
     }
 
     #[test]

@@ -45,6 +45,8 @@ mod run_events;
 mod run_map;
 mod runs;
 mod saves;
+mod scenario_cli;
+mod scenarios;
 mod script_limits;
 mod terrain_parse;
 mod tutorial_data;
