@@ -29,7 +29,7 @@ use clap::{Args, Parser, Subcommand};
 
 use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostic;
-use rampart::modding::{ModSet, ModSettings, UserDirs, mod_dirs};
+use rampart::modding::{Found, ModSet, UserDirs, find_mods, mod_dirs};
 
 /// Rampart: a roguelike tower-defense game built from mods.
 ///
@@ -260,7 +260,8 @@ impl Context {
         }
     }
 
-    /// The folders given with `--mods-dir` (the game's hot reload looks in them again).
+    /// The folders given with `--mods-dir` (the game looks in them again when it loads the mods
+    /// again).
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub fn mods_dirs(&self) -> &[PathBuf] {
         &self.mods_dirs
@@ -304,16 +305,17 @@ impl Context {
     /// Loads the content of `mods`, printing the errors and counting them toward the exit code.
     fn load(&self, mods: &ModSet) -> ContentDb {
         let (content, diagnostics) = ContentDb::load(mods);
-        let errors: Vec<&Diagnostic> = mods
-            .diagnostics
-            .iter()
-            .chain(diagnostics.iter())
-            .filter(|d| d.is_error())
-            .collect();
+        self.report(mods.diagnostics.iter().chain(diagnostics.iter()));
+        content
+    }
+
+    /// Prints the errors among the diagnostics of loading the mods and counts them toward the
+    /// exit code.
+    pub fn report<'a>(&self, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) {
+        let errors: Vec<&Diagnostic> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
         self.content_errors
             .set(self.content_errors.get() + errors.len());
         print_diagnostics(errors);
-        content
     }
 
     /// Success, unless content errors were printed: then exit 1, the command having used what
@@ -379,43 +381,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::TestMod(args) => test_mod::run(&context, &args),
     }?;
     context.finish()
-}
-
-/// The player's folders and mod choices, and the mods found with them.
-pub struct Found {
-    pub user: Option<UserDirs>,
-    pub settings: ModSettings,
-    pub mods: ModSet,
-}
-
-/// Finds the mods, reporting a broken settings file as a diagnostic.
-pub fn find_mods(extra: &[PathBuf]) -> Found {
-    let user = UserDirs::detect();
-    let mut problems = Vec::new();
-    let settings = match user.as_ref().map(|u| ModSettings::load(&u.settings_file())) {
-        Some(Ok(s)) => s,
-        Some(Err(d)) => {
-            problems.push(d);
-            ModSettings::default()
-        }
-        None => ModSettings::default(),
-    };
-    for dir in extra.iter().filter(|d| !d.is_dir()) {
-        problems.push(Diagnostic::error(format!(
-            "--mods-dir {} is not a folder",
-            dir.display()
-        )));
-    }
-    let dirs = mod_dirs(extra, user.as_ref());
-    let mut mods = ModSet::discover(&dirs, &settings);
-    let found = std::mem::take(&mut mods.diagnostics);
-    mods.diagnostics.extend(problems);
-    mods.diagnostics.extend(found);
-    Found {
-        user,
-        settings,
-        mods,
-    }
 }
 
 /// Writes `json` to the `--json` target (a file, or standard output for `-`); without one, or
