@@ -38,6 +38,7 @@ mod level_regenerate;
 mod levels;
 mod limits_data;
 mod mod_api;
+mod new_mod_cli;
 mod replay;
 mod run_augments;
 mod run_cli;
