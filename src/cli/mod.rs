@@ -14,6 +14,7 @@ mod generate;
 mod hexmap;
 mod map;
 mod mods;
+mod new_mod;
 mod play;
 mod rate;
 mod replay;
@@ -98,6 +99,9 @@ pub enum Command {
     /// Play every scenario in a mod's tests/ folder against the mod and its dependencies, and
     /// say which pass (docs/modding/scenarios.md). Exits with 1 when one fails.
     TestMod(test_mod::TestModArgs),
+    /// Start a new mod: a folder with a manifest, a tower and its script, a scenario that tests
+    /// it, an editor configuration and a README, in the user mods folder or --dir.
+    NewMod(new_mod::NewModArgs),
 }
 
 /// The levels `--log` takes on its own.
@@ -347,6 +351,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Breed(_)) => "breed",
         Some(Command::Try(_)) => "try",
         Some(Command::TestMod(_)) => "test-mod",
+        Some(Command::NewMod(_)) => "new-mod",
     }
 }
 
@@ -379,6 +384,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Breed(args) => breed::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
         Command::TestMod(args) => test_mod::run(&context, &args),
+        Command::NewMod(args) => new_mod::run(&args),
     }?;
     context.finish()
 }

@@ -39,6 +39,7 @@ mod levels;
 mod limits_data;
 mod mod_api;
 mod mod_list;
+mod new_mod_cli;
 mod replay;
 mod run_augments;
 mod run_cli;
