@@ -8,6 +8,7 @@ macro_rules! out {
     };
 }
 
+mod api;
 mod breed;
 mod check;
 mod generate;
@@ -93,6 +94,9 @@ pub enum Command {
     /// Try one blueprint in a small battle: a building beside a straight path (an ability used
     /// on it), one wave of one attacker type, and what the blueprint did.
     Try(trial::TryArgs),
+    /// Write the script API as type definitions for editors: a Luau definitions file for
+    /// luau-lsp and annotations for the Lua Language Server (docs/modding/editor.md).
+    Api(api::ApiArgs),
 }
 
 /// The levels `--log` takes on its own.
@@ -312,6 +316,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Rate(_)) => "rate",
         Some(Command::Breed(_)) => "breed",
         Some(Command::Try(_)) => "try",
+        Some(Command::Api(_)) => "api",
     }
 }
 
@@ -343,6 +348,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Rate(args) => rate::run(&context, &args),
         Command::Breed(args) => breed::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
+        Command::Api(args) => api::run(&args),
     }?;
     context.finish()
 }
