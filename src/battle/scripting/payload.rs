@@ -211,9 +211,12 @@ impl LuaField for Option<EntityId> {
 
 impl LuaField for DamageTypes {
     const TYPE: LuaType = LuaType::List(&DAMAGE_TYPE);
-    /// A list of names, one name, or `nil` for none.
-    const INPUT: LuaType =
-        LuaType::Optional(&LuaType::Union(&[LuaType::List(&DAMAGE_TYPE), DAMAGE_TYPE]));
+    /// A list of names, one name, or `nil` for none. Plain strings: a type checker infers
+    /// `{ "energy" }` in a payload as a list of strings, and the names are checked when given.
+    const INPUT: LuaType = LuaType::Optional(&LuaType::Union(&[
+        LuaType::List(&LuaType::String),
+        LuaType::String,
+    ]));
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
         damage_types_to_lua(lua, *self)
     }

@@ -3,10 +3,10 @@
 //! itself a Lua chunk that runs.
 
 use super::{
-    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Ty, field_doc,
-    hooks, made_by, one_paragraph, wrap,
+    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Syntax, Ty,
+    field_doc, hooks, made_by, one_paragraph, wrap,
 };
-use crate::battle::scripting::api::{Access, Class, Record};
+use crate::battle::scripting::api::Class;
 
 /// The script API as Lua Language Server annotations.
 pub fn lua_ls() -> String {
@@ -138,62 +138,37 @@ fn results(types: &[Ty]) -> String {
     )
 }
 
-/// A type in the Lua Language Server's syntax.
-fn ty(t: &Ty) -> String {
-    match t {
-        Ty::Any => "any".into(),
-        Ty::Nil => "nil".into(),
-        Ty::Boolean => "boolean".into(),
-        Ty::Number => "number".into(),
-        Ty::Integer => "integer".into(),
-        Ty::String => "string".into(),
-        Ty::AnyFunction => "function".into(),
-        Ty::Literals(words) => words
+/// The Lua Language Server's syntax of types.
+struct LuaLs;
+
+impl Syntax for LuaLs {
+    const INTEGER: &'static str = "integer";
+    const ANY_FUNCTION: &'static str = "function";
+    const OR: &'static str = "|";
+
+    fn list(item: &Ty) -> String {
+        format!("{}[]", grouped(item))
+    }
+
+    fn function(params: &[(&'static str, Ty)], results: &[Ty]) -> String {
+        let params: Vec<String> = params
             .iter()
-            .map(|w| format!("\"{w}\""))
-            .collect::<Vec<_>>()
-            .join("|"),
-        Ty::Class(class) => class.name().into(),
-        Ty::Record(record) => record.name.into(),
-        Ty::Args(record) => args(record),
-        Ty::Optional(inner) => format!("{}?", grouped(inner)),
-        Ty::List(inner) => format!("{}[]", grouped(inner)),
-        Ty::Union(members) => members.iter().map(grouped).collect::<Vec<_>>().join("|"),
-        Ty::Function(params, returns) => format!(
-            "fun({}){}",
-            params
-                .iter()
-                .map(|(name, t)| format!("{name}: {}", grouped(t)))
-                .collect::<Vec<_>>()
-                .join(", "),
-            results(returns)
-        ),
+            .map(|(name, t)| format!("{name}: {}", grouped(t)))
+            .collect();
+        format!("fun({}){}", params.join(", "), self::results(results))
+    }
+
+    fn field(name: &str, t: &Ty) -> String {
+        format!("{}: {}", optional_name(name, t), ty(bare(t)))
     }
 }
 
-/// A type that may sit next to `?`, `[]`, `|` or `,`: unions, options and functions in
-/// parentheses.
+fn ty(t: &Ty) -> String {
+    super::ty::<LuaLs>(t)
+}
+
 fn grouped(t: &Ty) -> String {
-    match t {
-        Ty::Union(_) | Ty::Function(..) => format!("({})", ty(t)),
-        Ty::Literals(words) if words.len() > 1 => format!("({})", ty(t)),
-        _ => ty(t),
-    }
-}
-
-/// A record's fields as a script gives them: those the game sets left out, entities as handles
-/// or `self`.
-fn args(record: &Record) -> String {
-    let fields: Vec<String> = record
-        .fields
-        .iter()
-        .filter(|f| f.access != Access::Result)
-        .map(|f| {
-            let t = Ty::of(f.input, None, &[]).expect("a field is no chain part");
-            format!("{}: {}", optional_name(f.name, &t), ty(bare(&t)))
-        })
-        .collect();
-    format!("{{ {} }}", fields.join(", "))
+    super::grouped::<LuaLs>(t)
 }
 
 /// `text` as `---` comment lines: the description of what follows.

@@ -2,10 +2,10 @@
 //! objects as `declare class`, the tables as `export type`, the globals as `declare`.
 
 use super::{
-    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Ty, field_doc,
-    hooks, made_by, wrap,
+    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Syntax, Ty,
+    field_doc, hooks, made_by, wrap,
 };
-use crate::battle::scripting::api::{Access, Class, Record};
+use crate::battle::scripting::api::Class;
 
 /// The script API as a Luau definitions file.
 pub fn luau() -> String {
@@ -79,11 +79,11 @@ fn function(out: &mut String, class: Class, f: &Declared) {
         ));
         return;
     }
-    // The general form last: a chain name the checker cannot see (a variable) still fits.
+    // No general form besides: it would take any payload or callback under any name and so
+    // hide every mistake the forms per chain catch (a chain name in a variable needs `:: any`).
     let forms: Vec<String> = f
         .overloads
         .iter()
-        .chain(std::iter::once(&f.general))
         .map(|s| format!("({})", method_type(class, s)))
         .collect();
     out.push_str(&format!("    {}: {}\n", f.name, forms.join("\n        & ")));
@@ -110,63 +110,34 @@ fn returns(types: &[Ty]) -> String {
     }
 }
 
-/// A type in Luau's syntax.
+/// Luau's syntax of types.
+struct Luau;
+
+impl Syntax for Luau {
+    const INTEGER: &'static str = "number";
+    const ANY_FUNCTION: &'static str = "(...any) -> ...any";
+    const OR: &'static str = " | ";
+
+    fn list(item: &Ty) -> String {
+        format!("{{{}}}", ty(item))
+    }
+
+    fn function(params: &[(&'static str, Ty)], results: &[Ty]) -> String {
+        let params: Vec<String> = params.iter().map(|(name, t)| param(name, t)).collect();
+        format!("({}) -> {}", params.join(", "), returns(results))
+    }
+
+    fn field(name: &str, t: &Ty) -> String {
+        format!("{name}: {}", ty(t))
+    }
+}
+
 fn ty(t: &Ty) -> String {
-    match t {
-        Ty::Any => "any".into(),
-        Ty::Nil => "nil".into(),
-        Ty::Boolean => "boolean".into(),
-        Ty::Number | Ty::Integer => "number".into(),
-        Ty::String => "string".into(),
-        Ty::AnyFunction => "(...any) -> ...any".into(),
-        Ty::Literals(words) => words
-            .iter()
-            .map(|w| format!("\"{w}\""))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        Ty::Class(class) => class.name().into(),
-        Ty::Record(record) => record.name.into(),
-        Ty::Args(record) => args(record),
-        Ty::Optional(inner) => format!("{}?", grouped(inner)),
-        Ty::List(inner) => format!("{{{}}}", ty(inner)),
-        Ty::Union(members) => members.iter().map(grouped).collect::<Vec<_>>().join(" | "),
-        Ty::Function(params, results) => format!(
-            "({}) -> {}",
-            params
-                .iter()
-                .map(|(name, t)| param(name, t))
-                .collect::<Vec<_>>()
-                .join(", "),
-            returns(results)
-        ),
-    }
+    super::ty::<Luau>(t)
 }
 
-/// A type that may sit next to `?`, `|` or `,`: unions and functions in parentheses.
 fn grouped(t: &Ty) -> String {
-    match t {
-        Ty::Union(_) | Ty::Function(..) | Ty::AnyFunction => format!("({})", ty(t)),
-        Ty::Literals(words) if words.len() > 1 => format!("({})", ty(t)),
-        _ => ty(t),
-    }
-}
-
-/// A record's fields as a script gives them: those the game sets left out, entities as handles
-/// or `self`.
-fn args(record: &Record) -> String {
-    let fields: Vec<String> = record
-        .fields
-        .iter()
-        .filter(|f| f.access != Access::Result)
-        .map(|f| {
-            let t = Ty::of(f.input, None, &[]).expect("a field is no chain part");
-            format!("{}: {}", f.name, ty(&t))
-        })
-        .collect();
-    if fields.is_empty() {
-        return "{}".into();
-    }
-    format!("{{ {} }}", fields.join(", "))
+    super::grouped::<Luau>(t)
 }
 
 /// `text` as `---` comment lines, indented.

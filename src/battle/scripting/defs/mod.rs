@@ -24,26 +24,21 @@ use crate::battle::chains::{ChainInfo, ChainKind, Chains};
 /// A Lua type resolved for one signature (a chain's parts made concrete).
 #[derive(Clone, Debug)]
 enum Ty {
-    Any,
-    Nil,
-    Boolean,
-    Number,
-    Integer,
-    String,
+    /// A type with nothing to resolve: a primitive (`nil`, `number`…), an object or a record.
+    Plain(LuaType),
     /// Any function (the general form of a callback whose chain is not known).
     AnyFunction,
     /// One of these strings.
     Literals(Vec<&'static str>),
-    Class(Class),
-    Record(&'static Record),
-    /// A record's fields as a script gives them, inline.
-    Args(&'static Record),
     Optional(Box<Ty>),
     List(Box<Ty>),
     Union(Vec<Ty>),
     /// Named parameters and results.
     Function(Vec<(&'static str, Ty)>, Vec<Ty>),
 }
+
+/// `nil`, resolved.
+const NIL: Ty = Ty::Plain(LuaType::Nil);
 
 impl Ty {
     /// `ty` resolved for `chain` (the general form without one); `None` if it is a part the
@@ -52,17 +47,17 @@ impl Ty {
         let of = |t: LuaType| Ty::of(t, chain, chains);
         Some(
             match ty {
-                LuaType::Any => Ty::Any,
-                LuaType::Nil => Ty::Nil,
-                LuaType::Boolean => Ty::Boolean,
-                LuaType::Number => Ty::Number,
-                LuaType::Integer => Ty::Integer,
-                LuaType::String => Ty::String,
+                LuaType::Any
+                | LuaType::Nil
+                | LuaType::Boolean
+                | LuaType::Number
+                | LuaType::Integer
+                | LuaType::String
+                | LuaType::Class(_)
+                | LuaType::Record(_)
+                | LuaType::Args(_) => Ty::Plain(ty),
                 LuaType::Literal(word) => Ty::Literals(vec![word]),
                 LuaType::Words(words) => Ty::Literals(words()),
-                LuaType::Class(class) => Ty::Class(class),
-                LuaType::Record(record) => Ty::Record(record),
-                LuaType::Args(record) => Ty::Args(record),
                 LuaType::Optional(t) => Ty::Optional(Box::new(of(*t)?)),
                 LuaType::List(t) => Ty::List(Box::new(of(*t)?)),
                 LuaType::Union(ts) => Ty::Union(ts.iter().map(|t| of(*t)).collect::<Option<_>>()?),
@@ -81,7 +76,7 @@ impl Ty {
                     Some(c) => Ty::part(part, c)?,
                     None => match part {
                         ChainPart::Modifier | ChainPart::Reaction => Ty::AnyFunction,
-                        _ => Ty::Any,
+                        _ => Ty::Plain(LuaType::Any),
                     },
                 },
             }
@@ -107,7 +102,7 @@ impl Ty {
             }
             (ChainPart::Modifier, _) => Ty::Function(
                 vec![("payload", payload)],
-                vec![Ty::Optional(Box::new(Ty::Boolean))],
+                vec![Ty::Optional(Box::new(Ty::Plain(LuaType::Boolean)))],
             ),
             (ChainPart::Reaction, _) => Ty::Function(vec![("payload", payload)], vec![]),
             (ChainPart::QueryInput | ChainPart::CommandPayload, _) => lua(chain.accepts),
@@ -123,7 +118,7 @@ impl Ty {
                 let mut flat = Vec::new();
                 let mut optional = false;
                 let mut push = |t: Ty, flat: &mut Vec<Ty>| match t {
-                    Ty::Nil => optional = true,
+                    Ty::Plain(LuaType::Nil) => optional = true,
                     Ty::Optional(inner) => {
                         optional = true;
                         flat.push(*inner);
@@ -135,7 +130,7 @@ impl Ty {
                         Ty::Union(inner) => inner.into_iter().for_each(|t| push(t, &mut flat)),
                         Ty::Optional(inner) => match *inner {
                             Ty::Union(inner) => {
-                                push(Ty::Nil, &mut flat);
+                                push(NIL, &mut flat);
                                 inner.into_iter().for_each(|t| push(t, &mut flat));
                             }
                             t => push(Ty::Optional(Box::new(t)), &mut flat),
@@ -155,7 +150,7 @@ impl Ty {
             }
             Ty::Optional(inner) => match inner.normal() {
                 already @ Ty::Optional(_) => already,
-                Ty::Nil => Ty::Nil,
+                Ty::Plain(LuaType::Nil) => NIL,
                 t => Ty::Optional(Box::new(t)),
             },
             other => other,
@@ -164,14 +159,17 @@ impl Ty {
 
     /// Whether a parameter of this type may be left out.
     fn omissible(&self) -> bool {
-        matches!(self, Ty::Optional(_) | Ty::Nil | Ty::Any)
+        matches!(
+            self,
+            Ty::Optional(_) | Ty::Plain(LuaType::Nil | LuaType::Any)
+        )
     }
 
     /// Calls `f` on every record this type names, outside in.
     fn each_record(&self, f: &mut impl FnMut(&'static Record)) {
         match self {
-            Ty::Record(record) => f(record),
-            Ty::Args(record) => {
+            Ty::Plain(LuaType::Record(record)) => f(record),
+            Ty::Plain(LuaType::Args(record)) => {
                 for field in record.fields {
                     if let Some(t) = Ty::of(field.input, None, &[]) {
                         t.each_record(f);
@@ -327,6 +325,72 @@ impl Api {
     }
 }
 
+/// How a format writes what differs between the formats; [`ty`] writes the rest.
+trait Syntax {
+    /// A whole number.
+    const INTEGER: &'static str;
+    /// Any function.
+    const ANY_FUNCTION: &'static str;
+    /// Between the members of a union.
+    const OR: &'static str;
+    /// An array of `item`.
+    fn list(item: &Ty) -> String;
+    /// A function type.
+    fn function(params: &[(&'static str, Ty)], results: &[Ty]) -> String;
+    /// A field of an inline table type.
+    fn field(name: &str, t: &Ty) -> String;
+}
+
+/// A type in the syntax of `S`.
+fn ty<S: Syntax>(t: &Ty) -> String {
+    match t {
+        Ty::Plain(plain) => match plain {
+            LuaType::Nil => "nil".into(),
+            LuaType::Boolean => "boolean".into(),
+            LuaType::Number => "number".into(),
+            LuaType::Integer => S::INTEGER.into(),
+            LuaType::String => "string".into(),
+            LuaType::Class(class) => class.name().into(),
+            LuaType::Record(record) => record.name.into(),
+            LuaType::Args(record) => {
+                // What a script gives: the fields the game sets left out, entities as handles
+                // or `self`.
+                let fields: Vec<String> = record
+                    .fields
+                    .iter()
+                    .filter(|f| f.access != Access::Result)
+                    .map(|f| S::field(f.name, &Ty::of(f.input, None, &[]).expect("no chain part")))
+                    .collect();
+                format!("{{ {} }}", fields.join(", "))
+            }
+            _ => "any".into(),
+        },
+        Ty::AnyFunction => S::ANY_FUNCTION.into(),
+        Ty::Literals(words) => words
+            .iter()
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(S::OR),
+        Ty::Optional(inner) => format!("{}?", grouped::<S>(inner)),
+        Ty::List(item) => S::list(item),
+        Ty::Union(members) => members
+            .iter()
+            .map(grouped::<S>)
+            .collect::<Vec<_>>()
+            .join(S::OR),
+        Ty::Function(params, results) => S::function(params, results),
+    }
+}
+
+/// A type that may sit next to `?`, `[]`, `|` or `,`: unions and functions in parentheses.
+fn grouped<S: Syntax>(t: &Ty) -> String {
+    match t {
+        Ty::Union(_) | Ty::Function(..) | Ty::AnyFunction => format!("({})", ty::<S>(t)),
+        Ty::Literals(words) if words.len() > 1 => format!("({})", ty::<S>(t)),
+        _ => ty::<S>(t),
+    }
+}
+
 /// Adds `record` to `records` unless it is there.
 fn add_record(records: &mut Vec<&'static Record>, record: &'static Record) {
     if !records.iter().any(|r| r.name == record.name) {
@@ -341,8 +405,8 @@ fn hooks() -> Vec<(&'static str, &'static str, Ty)> {
         .map(|hook| {
             let ty = Ty::Function(
                 vec![
-                    ("self", Ty::Class(Class::Instance)),
-                    ("game", Ty::Class(Class::Game)),
+                    ("self", Ty::Plain(LuaType::Class(Class::Instance))),
+                    ("game", Ty::Plain(LuaType::Class(Class::Game))),
                 ],
                 vec![],
             );
@@ -447,8 +511,11 @@ mod tests {
     #[test]
     fn options_float_out_of_unions() {
         let t = Ty::Union(vec![
-            Ty::Number,
-            Ty::Optional(Box::new(Ty::Union(vec![Ty::String, Ty::Boolean]))),
+            Ty::Plain(LuaType::Number),
+            Ty::Optional(Box::new(Ty::Union(vec![
+                Ty::Plain(LuaType::String),
+                Ty::Plain(LuaType::Boolean),
+            ]))),
         ])
         .normal();
         let Ty::Optional(inner) = t else {
