@@ -200,7 +200,8 @@ struct Declared {
     name: &'static str,
     doc: String,
     deprecated: bool,
-    /// The general form: any chain it takes by the names of those it fits.
+    /// The general form: any of the chains it fits, their parts untyped. The only form of a
+    /// function without a chain; the Lua Language Server's main signature of one with.
     general: Signature,
     /// One signature per chain the function fits, for a function that takes a chain name.
     overloads: Vec<Signature>,
