@@ -68,6 +68,17 @@ pub enum Stacking {
     Replace,
 }
 
+impl Stacking {
+    /// The lowercase name scripts use: `"refresh"`, `"add"` or `"replace"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stacking::Refresh => "refresh",
+            Stacking::Add => "add",
+            Stacking::Replace => "replace",
+        }
+    }
+}
+
 /// A status effect on an entity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Effect {

@@ -54,8 +54,9 @@ pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
+pub use scripting::api::{Access, TableField};
 pub use scripting::api::{DEPRECATED, Deprecated};
-pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
+pub use scripting::payload::{Domain, LuaShape};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
@@ -195,6 +196,18 @@ pub enum Phase {
     Won,
     /// The hull ran out.
     Lost,
+}
+
+impl Phase {
+    /// The lowercase name scripts use: `"build"`, `"wave"`, `"won"` or `"lost"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Build => "build",
+            Phase::Wave => "wave",
+            Phase::Won => "won",
+            Phase::Lost => "lost",
+        }
+    }
 }
 
 /// Something the player does, applied at the start of the tick it is stamped with.

@@ -8,6 +8,7 @@ macro_rules! out {
     };
 }
 
+mod api;
 mod breed;
 mod check;
 mod generate;
@@ -102,6 +103,9 @@ pub enum Command {
     /// Start a new mod: a folder with a manifest, a tower and its script, a scenario that tests
     /// it, an editor configuration and a README, in the user mods folder or --dir.
     NewMod(new_mod::NewModArgs),
+    /// Write the script API as type definitions for editors: a Luau definitions file for
+    /// luau-lsp and annotations for the Lua Language Server (docs/modding/editor.md).
+    Api(api::ApiArgs),
 }
 
 /// The levels `--log` takes on its own.
@@ -352,6 +356,7 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Try(_)) => "try",
         Some(Command::TestMod(_)) => "test-mod",
         Some(Command::NewMod(_)) => "new-mod",
+        Some(Command::Api(_)) => "api",
     }
 }
 
@@ -385,6 +390,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Try(args) => trial::run(&context, &args),
         Command::TestMod(args) => test_mod::run(&context, &args),
         Command::NewMod(args) => new_mod::run(&args),
+        Command::Api(args) => api::run(&args),
     }?;
     context.finish()
 }

@@ -7,6 +7,7 @@ mod common;
 mod waves_common;
 
 mod access_repair;
+mod api_defs;
 mod architecture;
 mod autopilot;
 mod balance;
