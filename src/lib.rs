@@ -27,6 +27,7 @@ pub mod picture;
 pub mod rng;
 pub mod ron_file;
 pub mod run;
+pub mod scenario;
 pub mod terrain;
 pub mod text;
 pub mod topology;

@@ -9,8 +9,9 @@
 use mlua::{Lua, Value};
 use serde::Serialize;
 
+use super::scripting::api::{Access, ENTITY_LIKE, LuaType, Record, TableField};
 use super::scripting::api::{entity_from_lua, opt_entity_from_lua};
-use super::scripting::payload::{Access, Domain, LuaPayload, LuaShape, PayloadField, payload};
+use super::scripting::payload::{Domain, LuaPayload, LuaShape, payload};
 use super::scripting::register::{self, LuaRegistration};
 use super::{Battle, Cmd, Evt, Qry};
 use crate::chain::Subject;
@@ -26,11 +27,11 @@ payload! {
         read target: EntityId,
         /// How much damage.
         write amount: f64 where NonNegative,
-        /// Its types; `HpLoss` damage should not be modified.
+        /// Its types; `hp_loss` damage skips every modifier.
         write types: DamageTypes,
         /// Who dealt it, if anyone.
         read source: Option<EntityId>,
-        /// HP actually lost, set by the handler.
+        /// HP actually lost.
         result dealt: f64,
     }
 }
@@ -49,7 +50,7 @@ payload! {
         write amount: f64 where NonNegative,
         /// Who healed, if anyone.
         read source: Option<EntityId>,
-        /// HP actually restored, set by the handler.
+        /// HP actually restored.
         result healed: f64,
     }
 }
@@ -105,7 +106,11 @@ impl Subject<EntityId> for Signal {
 }
 
 impl LuaPayload for Signal {
-    const SHAPE: LuaShape = LuaShape::Table(&[]);
+    const SHAPE: LuaShape = LuaShape::Table(&Record {
+        name: "Signal",
+        doc: "An event of the whole battle, with nothing to carry.",
+        fields: &[],
+    });
     fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
         Ok(Value::Table(lua.create_table()?))
     }
@@ -132,17 +137,33 @@ impl Subject<EntityId> for StatOf {
 
 impl LuaPayload for StatOf {
     /// `{ blueprint = "mod:name", entity = <handle or nil> }`.
-    const SHAPE: LuaShape = LuaShape::Table(&[
-        PayloadField {
-            name: "blueprint",
-            access: Access::Read,
-            domain: None,
-        },
-        PayloadField {
-            name: "entity",
-            access: Access::Read,
-            domain: None,
-        },
+    const SHAPE: LuaShape = LuaShape::Table(&Record {
+        name: "StatOf",
+        doc: "The input of a blueprint statistic query.",
+        fields: &[
+            TableField {
+                name: "blueprint",
+                doc: "The blueprint's id, `\"mod:name\"`.",
+                ty: LuaType::String,
+                input: LuaType::String,
+                access: Access::Read,
+                domain: None,
+            },
+            TableField {
+                name: "entity",
+                doc: "The building or ability made from it, if placed.",
+                ty: LuaType::Optional(&LuaType::Class(super::scripting::api::Class::Entity)),
+                input: LuaType::Optional(&ENTITY_LIKE),
+                access: Access::Read,
+                domain: None,
+            },
+        ],
+    });
+    /// A blueprint id, a placed building or ability, or the table modifiers receive.
+    const INPUT: LuaType = LuaType::Union(&[
+        LuaType::String,
+        ENTITY_LIKE,
+        <StatOf as LuaPayload>::SHAPE.input_type(),
     ]);
     const ABOUT: Option<&'static str> = Some("entity");
     fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value> {
@@ -203,14 +224,19 @@ impl Subject<EntityId> for () {
 }
 
 /// A chain as scripts see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct ChainInfo {
     /// Its name.
     pub name: &'static str,
+    /// What it is for, in words.
+    pub doc: &'static str,
     /// Command, query or event.
     pub kind: ChainKind,
     /// The payload of a command or event; the input of a query.
     pub payload: LuaShape,
+    /// What a script may pass for the payload to `game:command`, or for the input to
+    /// `game:query`.
+    pub accepts: LuaType,
     /// The value of a query.
     pub value: Option<LuaShape>,
     /// The values a script may give a query's number (the domains of payload numbers are on
@@ -234,15 +260,15 @@ pub enum ChainKind {
 
 macro_rules! chains {
     (
-        commands { $( $(#[$cdoc:meta])* $c:ident : $ct:ty ),* $(,)? }
-        queries { $( $(#[$qdoc:meta])* $q:ident : $qi:ty => $qo:ty $(where $qd:ident)? = $provider:expr ),* $(,)? }
-        events { $( $(#[$edoc:meta])* $e:ident : $et:ty ),* $(,)? }
+        commands { $( $(#[doc = $cdoc:literal])* $c:ident : $ct:ty ),* $(,)? }
+        queries { $( $(#[doc = $qdoc:literal])* $q:ident : $qi:ty => $qo:ty $(where $qd:ident)? = $provider:expr ),* $(,)? }
+        events { $( $(#[doc = $edoc:literal])* $e:ident : $et:ty ),* $(,)? }
     ) => {
         /// Every chain of a battle.
         pub struct Chains {
-            $( $(#[$cdoc])* pub $c: Cmd<$ct>, )*
-            $( $(#[$qdoc])* pub $q: Qry<$qi, $qo>, )*
-            $( $(#[$edoc])* pub $e: Evt<$et>, )*
+            $( $(#[doc = $cdoc])* pub $c: Cmd<$ct>, )*
+            $( $(#[doc = $qdoc])* pub $q: Qry<$qi, $qo>, )*
+            $( $(#[doc = $edoc])* pub $e: Evt<$et>, )*
         }
 
         impl Chains {
@@ -250,24 +276,30 @@ macro_rules! chains {
             pub const ALL: &'static [ChainInfo] = &[
                 $( ChainInfo {
                     name: stringify!($c),
+                    doc: concat!($($cdoc, "\n"),*),
                     kind: ChainKind::Command,
                     payload: <$ct as LuaPayload>::SHAPE,
+                    accepts: <$ct as LuaPayload>::INPUT,
                     value: None,
                     domain: None,
                     about: <$ct as LuaPayload>::ABOUT,
                 }, )*
                 $( ChainInfo {
                     name: stringify!($q),
+                    doc: concat!($($qdoc, "\n"),*),
                     kind: ChainKind::Query,
                     payload: <$qi as LuaPayload>::SHAPE,
+                    accepts: <$qi as LuaPayload>::INPUT,
                     value: Some(<$qo as LuaPayload>::SHAPE),
                     domain: payload!(@domain $($qd)?),
                     about: <$qi as LuaPayload>::ABOUT,
                 }, )*
                 $( ChainInfo {
                     name: stringify!($e),
+                    doc: concat!($($edoc, "\n"),*),
                     kind: ChainKind::Event,
                     payload: <$et as LuaPayload>::SHAPE,
+                    accepts: <$et as LuaPayload>::INPUT,
                     value: None,
                     domain: None,
                     about: <$et as LuaPayload>::ABOUT,

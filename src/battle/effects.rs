@@ -68,6 +68,17 @@ pub enum Stacking {
     Replace,
 }
 
+impl Stacking {
+    /// The lowercase name scripts use: `"refresh"`, `"add"` or `"replace"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stacking::Refresh => "refresh",
+            Stacking::Add => "add",
+            Stacking::Replace => "replace",
+        }
+    }
+}
+
 /// A status effect on an entity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Effect {
@@ -86,6 +97,15 @@ pub struct Effect {
 impl Battle {
     /// Applies an effect to an entity, combining it with one of the same name as `stacking` says.
     pub fn apply_effect(&mut self, target: EntityId, effect: Effect, stacking: Stacking) {
+        if !self.state.entities.contains_key(target) {
+            return;
+        }
+        self.push_log(LogKind::EffectApplied {
+            target,
+            name: effect.name.clone(),
+            lasting: effect.lasting,
+            source: effect.source,
+        });
         let Some(e) = self.state.entities.get_mut(target) else {
             return;
         };

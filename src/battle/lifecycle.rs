@@ -48,6 +48,11 @@ impl Battle {
         );
         e.route = route;
         let entity = self.state.entities.insert(e);
+        self.push_log(LogKind::Appeared {
+            entity,
+            kind: EntityKind::Attacker(attacker),
+            position,
+        });
         if let Some(host) = self.scripts.clone() {
             host.attach(self, entity);
         }
@@ -203,6 +208,14 @@ impl Battle {
     /// Arms a new tower, attaches the script of a new building or ability, fires its event and
     /// calls `on_placed`.
     pub(super) fn finish_placing(&mut self, entity: EntityId, kind: BlueprintKind) {
+        if let Some(e) = self.state.entities.get(entity) {
+            let (kind, position) = (e.kind, e.position);
+            self.push_log(LogKind::Appeared {
+                entity,
+                kind,
+                position,
+            });
+        }
         self.arm(entity);
         if let Some(host) = self.scripts.clone() {
             host.attach(self, entity);

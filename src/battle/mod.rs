@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 
 use crate::chain::{self, Outcome};
-use crate::content::{AttackerId, BlueprintId, ContentDb, Priority};
+use crate::content::{AttackerId, BlueprintId, ContentDb, DamageTypes, Priority};
 use crate::lua::{Limits, ScriptError};
 use crate::rng::{Rng, Seed};
 use crate::worldgen::{Pos, World};
@@ -54,9 +54,10 @@ pub use entity::{Entity, EntityId, EntityKind, Position, Route};
 pub use field::Field;
 pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
+pub use scripting::api::{Access, TableField};
 pub use scripting::api::{DEPRECATED, Deprecated};
 pub use scripting::cost::{Cost, CostReport, CostRow, ScriptCosts};
-pub use scripting::payload::{Access, Domain, LuaShape, PayloadField};
+pub use scripting::payload::{Domain, LuaShape};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
@@ -198,6 +199,18 @@ pub enum Phase {
     Lost,
 }
 
+impl Phase {
+    /// The lowercase name scripts use: `"build"`, `"wave"`, `"won"` or `"lost"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Build => "build",
+            Phase::Wave => "wave",
+            Phase::Won => "won",
+            Phase::Lost => "lost",
+        }
+    }
+}
+
 /// Something the player does, applied at the start of the tick it is stamped with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PlayerCommand {
@@ -314,13 +327,46 @@ pub enum LogKind {
         /// The chain refused.
         chain: &'static str,
     },
-    /// Damage was dealt (for number pop-ups).
+    /// Damage was dealt (for number pop-ups, and for what `rampart try` reports).
     Damaged {
         /// Who took it.
         target: EntityId,
         /// HP lost.
         amount: f64,
         /// Who dealt it.
+        source: Option<EntityId>,
+        /// Its damage types, as the hit landed (after modifiers).
+        types: DamageTypes,
+    },
+    /// Hit points were given back (only when some were).
+    Healed {
+        /// Who was healed.
+        target: EntityId,
+        /// HP restored.
+        amount: f64,
+        /// Who healed, if anyone.
+        source: Option<EntityId>,
+    },
+    /// An entity came into the battle: an attacker appeared, a building was built (the Hub
+    /// too), an ability was used. The log keeps what it was, which a report needs after it is
+    /// gone.
+    Appeared {
+        /// The new entity.
+        entity: EntityId,
+        /// What it is.
+        kind: EntityKind,
+        /// Where it appeared.
+        position: Position,
+    },
+    /// A status effect was applied (or renewed) by `apply_effect`.
+    EffectApplied {
+        /// On whom.
+        target: EntityId,
+        /// Which effect.
+        name: String,
+        /// How long it was given for.
+        lasting: Lasting,
+        /// Who applied it, if anyone.
         source: Option<EntityId>,
     },
     /// A resource was gained (for number pop-ups).

@@ -69,6 +69,7 @@ fn apply_damage(b: &mut Battle, d: &mut Damage) {
         target: d.target,
         amount: d.dealt,
         source: d.source,
+        types: d.types,
     });
 }
 
@@ -91,6 +92,13 @@ fn apply_heal(b: &mut Battle, h: &mut Heal) {
     }
     h.healed = h.amount.min(target.max_hp - target.hp).max(0.0);
     target.hp += h.healed;
+    if h.healed > 0.0 {
+        b.push_log(LogKind::Healed {
+            target: h.target,
+            amount: h.healed,
+            source: h.source,
+        });
+    }
 }
 
 fn apply_materials(b: &mut Battle, g: &mut Gain) {

@@ -8,16 +8,19 @@ macro_rules! out {
     };
 }
 
+mod api;
 mod breed;
 mod check;
 mod generate;
 mod hexmap;
 mod map;
 mod mods;
+mod new_mod;
 mod play;
 mod rate;
 mod replay;
 mod simulate;
+mod test_mod;
 mod trial;
 mod waves;
 
@@ -28,7 +31,7 @@ use clap::{Args, Parser, Subcommand};
 
 use rampart::content::ContentDb;
 use rampart::diagnostics::Diagnostic;
-use rampart::modding::{ModSet, ModSettings, UserDirs, mod_dirs};
+use rampart::modding::{Found, ModSet, UserDirs, find_mods, mod_dirs};
 
 /// Rampart: a roguelike tower-defense game built from mods.
 ///
@@ -90,9 +93,19 @@ pub enum Command {
     /// Breed levels with a genetic algorithm until each sits on a difficulty curve, and write
     /// them as a level setter override a mod can ship.
     Breed(breed::BreedArgs),
-    /// Try one blueprint in a small battle: a building beside a straight path (an ability used
-    /// on it), one wave of one attacker type, and what the blueprint did.
+    /// Try one blueprint in a small battle — a building beside a straight path (an ability used
+    /// on it), one wave of one attacker type — or a scenario file, and report what every
+    /// building and attacker type did.
     Try(trial::TryArgs),
+    /// Play every scenario in a mod's tests/ folder against the mod and its dependencies, and
+    /// say which pass (docs/modding/scenarios.md). Exits with 1 when one fails.
+    TestMod(test_mod::TestModArgs),
+    /// Start a new mod: a folder with a manifest, a tower and its script, a scenario that tests
+    /// it, an editor configuration and a README, in the user mods folder or --dir.
+    NewMod(new_mod::NewModArgs),
+    /// Write the script API as type definitions for editors: a Luau definitions file for
+    /// luau-lsp and annotations for the Lua Language Server (docs/modding/editor.md).
+    Api(api::ApiArgs),
 }
 
 /// The levels `--log` takes on its own.
@@ -255,7 +268,8 @@ impl Context {
         }
     }
 
-    /// The folders given with `--mods-dir` (the game's hot reload looks in them again).
+    /// The folders given with `--mods-dir` (the game looks in them again when it loads the mods
+    /// again).
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub fn mods_dirs(&self) -> &[PathBuf] {
         &self.mods_dirs
@@ -269,19 +283,47 @@ impl Context {
     /// Finds and loads the mods' content, printing its errors; content with errors is left out
     /// and the rest is returned. The errors are counted toward the exit code.
     pub fn load_content(&self) -> ContentDb {
-        let found = self.find_mods();
-        let (content, diagnostics) = ContentDb::load(&found.mods);
-        let errors: Vec<&Diagnostic> = found
-            .mods
-            .diagnostics
-            .iter()
-            .chain(diagnostics.iter())
-            .filter(|d| d.is_error())
-            .collect();
+        self.load(&self.find_mods().mods)
+    }
+
+    /// Loads the mod in the folder `root` and the mods it depends on, whether or not they are
+    /// switched on, from the usual places and every `--mods-dir` (see [`ModSet::of_mod`]),
+    /// printing the content's errors as [`Context::load_content`] does. A mod whose manifest
+    /// cannot be read, or that cannot load, is an error.
+    pub fn load_mod(&self, root: &std::path::Path) -> Result<(ContentDb, String), Failure> {
+        let user = UserDirs::detect();
+        let dirs = mod_dirs(&self.mods_dirs, user.as_ref());
+        let (id, mods) = ModSet::of_mod(root, &dirs).map_err(|d| {
+            print_diagnostics([&d]);
+            Failure::error(format!(
+                "{} is not a mod folder that reads (above)",
+                root.display()
+            ))
+        })?;
+        let content = self.load(&mods);
+        if content.mods.iter().all(|m| m.id != id) {
+            return Err(Failure::Found(Some(format!(
+                "mod `{id}` in {} cannot load (above)",
+                root.display()
+            ))));
+        }
+        Ok((content, id))
+    }
+
+    /// Loads the content of `mods`, printing the errors and counting them toward the exit code.
+    fn load(&self, mods: &ModSet) -> ContentDb {
+        let (content, diagnostics) = ContentDb::load(mods);
+        self.report(mods.diagnostics.iter().chain(diagnostics.iter()));
+        content
+    }
+
+    /// Prints the errors among the diagnostics of loading the mods and counts them toward the
+    /// exit code.
+    pub fn report<'a>(&self, diagnostics: impl IntoIterator<Item = &'a Diagnostic>) {
+        let errors: Vec<&Diagnostic> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
         self.content_errors
             .set(self.content_errors.get() + errors.len());
         print_diagnostics(errors);
-        content
     }
 
     /// Success, unless content errors were printed: then exit 1, the command having used what
@@ -312,6 +354,9 @@ pub fn subcommand_name(cli: &Cli) -> &'static str {
         Some(Command::Rate(_)) => "rate",
         Some(Command::Breed(_)) => "breed",
         Some(Command::Try(_)) => "try",
+        Some(Command::TestMod(_)) => "test-mod",
+        Some(Command::NewMod(_)) => "new-mod",
+        Some(Command::Api(_)) => "api",
     }
 }
 
@@ -343,45 +388,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Rate(args) => rate::run(&context, &args),
         Command::Breed(args) => breed::run(&context, &args),
         Command::Try(args) => trial::run(&context, &args),
+        Command::TestMod(args) => test_mod::run(&context, &args),
+        Command::NewMod(args) => new_mod::run(&args),
+        Command::Api(args) => api::run(&args),
     }?;
     context.finish()
-}
-
-/// The player's folders and mod choices, and the mods found with them.
-pub struct Found {
-    pub user: Option<UserDirs>,
-    pub settings: ModSettings,
-    pub mods: ModSet,
-}
-
-/// Finds the mods, reporting a broken settings file as a diagnostic.
-pub fn find_mods(extra: &[PathBuf]) -> Found {
-    let user = UserDirs::detect();
-    let mut problems = Vec::new();
-    let settings = match user.as_ref().map(|u| ModSettings::load(&u.settings_file())) {
-        Some(Ok(s)) => s,
-        Some(Err(d)) => {
-            problems.push(d);
-            ModSettings::default()
-        }
-        None => ModSettings::default(),
-    };
-    for dir in extra.iter().filter(|d| !d.is_dir()) {
-        problems.push(Diagnostic::error(format!(
-            "--mods-dir {} is not a folder",
-            dir.display()
-        )));
-    }
-    let dirs = mod_dirs(extra, user.as_ref());
-    let mut mods = ModSet::discover(&dirs, &settings);
-    let found = std::mem::take(&mut mods.diagnostics);
-    mods.diagnostics.extend(problems);
-    mods.diagnostics.extend(found);
-    Found {
-        user,
-        settings,
-        mods,
-    }
 }
 
 /// Writes `json` to the `--json` target (a file, or standard output for `-`); without one, or

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use rampart::modding::{ModInfo, ModState};
+use rampart::modding::{BASE_GAME, ModEntry};
 
 use super::{Context, Failure, print_diagnostics};
 
@@ -21,45 +21,15 @@ pub struct ModsArgs {
 pub fn run(context: &Context, args: &ModsArgs) -> Result<(), Failure> {
     let mut found = context.find_mods();
     if !args.enable.is_empty() || !args.disable.is_empty() {
-        let known = |id: &str| {
-            found
-                .mods
-                .mods
-                .iter()
-                .chain(found.mods.others.iter().map(|(m, _)| m))
-                .any(|m| m.id() == id)
-        };
-        for id in args.enable.iter().chain(&args.disable) {
-            if !known(id) {
-                return Err(Failure::error(format!(
-                    "there is no mod `{id}` in the mods folders"
-                )));
-            }
-        }
-        let Some(user) = found.user.as_ref() else {
-            return Err(Failure::error(
-                "no user settings folder on this system; set RAMPART_HOME",
-            ));
-        };
-        for id in &args.enable {
-            found.settings.set_enabled(id, true);
-        }
-        for id in &args.disable {
-            found.settings.set_enabled(id, false);
-        }
-        if args.disable.iter().any(|id| id == "core") {
+        let switched = found
+            .switch(&args.enable, &args.disable)
+            .map_err(Failure::error)?;
+        for warning in &switched.warnings {
             eprintln!(
-                "warning: `core` is the base game: with it off, only what other mods bring is \
-                 there to play (no Hub, towers or attackers of the base game, no levels); \
-                 `rampart mods --enable core` switches it back on"
+                "warning: {warning}; `rampart mods --enable {BASE_GAME}` switches it back on"
             );
         }
-        let path = user.settings_file();
-        found
-            .settings
-            .save(&path)
-            .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
-        out!("saved mod settings to {}", path.display());
+        out!("saved mod settings to {}", switched.file.display());
         found = context.find_mods();
     }
 
@@ -72,39 +42,36 @@ pub fn run(context: &Context, args: &ModsArgs) -> Result<(), Failure> {
     } else {
         Ok(())
     };
-    if found.mods.mods.is_empty() && found.mods.others.is_empty() {
+    let list = found.mods.list([]);
+    if list.entries.is_empty() {
         out!("no mods found (looked in ./mods, the user mods folder and every --mods-dir)");
         return outcome;
     }
     out!(
-        "{:<4} {:<20} {:<10} {:<10} {:<10} folder",
+        "{:<4} {:<20} {:<10} {:<14} {:<10} folder",
         "#",
         "mod",
         "version",
         "state",
         "from"
     );
-    for (i, m) in found.mods.mods.iter().enumerate() {
-        print_row(&(i + 1).to_string(), m, ModState::Loaded);
-    }
-    for (m, state) in &found.mods.others {
-        print_row("-", m, *state);
+    for entry in &list.entries {
+        print_row(entry);
     }
     outcome
 }
 
-fn print_row(position: &str, m: &ModInfo, state: ModState) {
-    let state = match state {
-        ModState::Loaded => "loaded",
-        ModState::Disabled => "disabled",
-        ModState::Failed => "failed",
-    };
+fn print_row(entry: &ModEntry) {
+    let position = entry.position.map_or("-".to_string(), |p| p.to_string());
+    let version = entry
+        .version
+        .as_ref()
+        .map_or("-".to_string(), |v| v.to_string());
     out!(
-        "{position:<4} {:<20} {:<10} {:<10} {:<10} {}",
-        m.id(),
-        m.manifest.version.to_string(),
-        state,
-        m.origin.to_string(),
-        m.root.display()
+        "{position:<4} {:<20} {version:<10} {:<14} {:<10} {}",
+        entry.id,
+        entry.state.label(),
+        entry.origin.to_string(),
+        entry.root.display()
     );
 }

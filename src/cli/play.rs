@@ -20,10 +20,7 @@ pub struct PlayArgs {
 /// as they are fixed); they make the exit code 1 when the game closes.
 #[cfg(feature = "client")]
 pub fn run(context: &Context, args: &PlayArgs) -> Result<(), Failure> {
-    use std::sync::Arc;
-
-    use rampart::client::{ClientError, ClientOptions, LoadContent};
-    use rampart::content::ContentDb;
+    use rampart::client::{ClientError, ClientOptions};
 
     let mut extra = context.mods_dirs().to_vec();
     let scene = match &args.scene {
@@ -32,20 +29,12 @@ pub fn run(context: &Context, args: &PlayArgs) -> Result<(), Failure> {
     };
     // The scene works in its own folder with absolute mod folders, so it loads from those.
     let context = Context::new(extra);
-    let content = Arc::new(context.load_content());
-    let watch = content.mods.iter().map(|m| m.root.clone()).collect();
-    let dirs = context.mods_dirs().to_vec();
-    let reload: LoadContent = Arc::new(move || {
-        let found = super::find_mods(&dirs);
-        let (content, mut diagnostics) = ContentDb::load(&found.mods);
-        diagnostics.extend(found.mods.diagnostics.iter().cloned());
-        (content, diagnostics)
-    });
+    let loaded = rampart::client::load(context.mods_dirs());
+    context.report(loaded.mods.diagnostics());
     let user = rampart::modding::UserDirs::detect();
     rampart::client::run(ClientOptions {
-        content,
-        reload,
-        watch,
+        loaded,
+        mods_dirs: context.mods_dirs().to_vec(),
         scene,
         save_file: user.as_ref().map(|u| u.save_file()),
         profile_file: user.as_ref().map(|u| u.profile_file()),

@@ -5,6 +5,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::menu::RunSetup;
+use super::mods::{self, ModsView};
 use super::placing::Cursor;
 use super::saving::{Profile, SaveFile, continue_saved, save};
 use super::session::{Game, Session, Thing, enter_room, finish_level, screen_of, shown_blueprints};
@@ -32,6 +33,12 @@ impl Plugin for ActionsPlugin {
 #[derive(Message, Clone, Debug)]
 pub struct Act(pub Action);
 
+/// The keys of the main menu and what they do.
+pub const MENU_BINDINGS: &[(KeyCode, Action)] = &[(KeyCode::KeyM, Action::Mods)];
+
+/// The keys of the Mods screen and what they do.
+pub const MODS_BINDINGS: &[(KeyCode, Action)] = &[(KeyCode::Escape, Action::ToMenu)];
+
 /// The keys of a battle and what they do (the camera's keys are the camera's: `camera.rs`).
 pub const BINDINGS: &[(KeyCode, Action)] = &[
     (KeyCode::Space, Action::StartWave),
@@ -51,15 +58,25 @@ pub const BINDINGS: &[(KeyCode, Action)] = &[
     (KeyCode::Digit9, Action::Blueprint(8)),
 ];
 
-/// The actions the keys pressed this frame ask for: the bindings, and Tab (with Ctrl: back)
-/// for the targeting priority.
-pub fn actions_of_keys(keys: &ButtonInput<KeyCode>) -> Vec<Action> {
-    let mut out: Vec<Action> = BINDINGS
+/// The key bindings of `screen`.
+pub fn bindings(screen: Screen) -> &'static [(KeyCode, Action)] {
+    match screen {
+        Screen::Battle => BINDINGS,
+        Screen::Menu => MENU_BINDINGS,
+        Screen::Mods => MODS_BINDINGS,
+        _ => &[],
+    }
+}
+
+/// The actions the keys pressed this frame ask for on `screen`: its bindings, and in a battle
+/// Tab (with Ctrl: back) for the targeting priority.
+pub fn actions_of_keys(keys: &ButtonInput<KeyCode>, screen: Screen) -> Vec<Action> {
+    let mut out: Vec<Action> = bindings(screen)
         .iter()
         .filter(|(key, _)| keys.just_pressed(*key))
         .map(|(_, action)| action.clone())
         .collect();
-    if keys.just_pressed(KeyCode::Tab) {
+    if screen == Screen::Battle && keys.just_pressed(KeyCode::Tab) {
         let back = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
         out.push(Action::Priority(if back { -1 } else { 1 }));
     }
@@ -67,10 +84,7 @@ pub fn actions_of_keys(keys: &ButtonInput<KeyCode>) -> Vec<Action> {
 }
 
 fn keys(keys: Res<ButtonInput<KeyCode>>, screen: Res<State<Screen>>, mut acts: MessageWriter<Act>) {
-    if *screen.get() != Screen::Battle {
-        return;
-    }
-    for action in actions_of_keys(&keys) {
+    for action in actions_of_keys(&keys, *screen.get()) {
         acts.write(Act(action));
     }
 }
@@ -89,7 +103,7 @@ fn press(
 /// Everything carrying out an action may touch.
 #[derive(SystemParam)]
 pub struct Acting<'w> {
-    content: Res<'w, Content>,
+    content: ResMut<'w, Content>,
     setup: ResMut<'w, RunSetup>,
     game: NonSendMut<'w, Game>,
     screen: Res<'w, State<Screen>>,
@@ -99,6 +113,7 @@ pub struct Acting<'w> {
     profile: ResMut<'w, Profile>,
     guide: ResMut<'w, Guide>,
     stop: ResMut<'w, Stop>,
+    mods: ResMut<'w, ModsView>,
 }
 
 fn carry_out(mut acts: MessageReader<Act>, mut acting: Acting) {
@@ -157,6 +172,7 @@ pub fn act(action: &Action, acting: &mut Acting) {
         profile,
         guide,
         stop,
+        mods,
     } = acting;
     let screen = *screen.get();
     match action {
@@ -221,6 +237,19 @@ pub fn act(action: &Action, acting: &mut Acting) {
         Action::CustomRun => {
             setup.error = None;
             next.set(Screen::RunSettings);
+        }
+        Action::Mods => {
+            mods::open(content, mods);
+            next.set(Screen::Mods);
+        }
+        Action::ModInfo(root) => {
+            mods.selected = Some(root.clone());
+            // Drawn again with these details.
+            next.set(Screen::Mods);
+        }
+        Action::SwitchMod { id, on } => {
+            mods::switch(content, mods, id, *on);
+            next.set(Screen::Mods);
         }
         Action::Exit => {
             exit.write(AppExit::Success);
@@ -516,16 +545,38 @@ mod tests {
         keys.press(KeyCode::Space);
         keys.press(KeyCode::Digit3);
         assert_eq!(
-            actions_of_keys(&keys),
+            actions_of_keys(&keys, Screen::Battle),
             [Action::StartWave, Action::Blueprint(2)]
         );
         let mut keys = ButtonInput::<KeyCode>::default();
         keys.press(KeyCode::ControlLeft);
         keys.press(KeyCode::Tab);
-        assert_eq!(actions_of_keys(&keys), [Action::Priority(-1)]);
-        // Every key is bound once.
-        for (i, (key, _)) in BINDINGS.iter().enumerate() {
-            assert!(BINDINGS[i + 1..].iter().all(|(k, _)| k != key), "{key:?}");
+        assert_eq!(
+            actions_of_keys(&keys, Screen::Battle),
+            [Action::Priority(-1)]
+        );
+        // Tab steps a tower's priority only in a battle.
+        assert!(actions_of_keys(&keys, Screen::Menu).is_empty());
+        // Every key is bound once on its screen.
+        for screen in [Screen::Battle, Screen::Menu, Screen::Mods] {
+            let table = bindings(screen);
+            for (i, (key, _)) in table.iter().enumerate() {
+                assert!(table[i + 1..].iter().all(|(k, _)| k != key), "{key:?}");
+            }
         }
+    }
+
+    #[test]
+    fn the_menu_opens_the_mods_screen_with_m_and_esc_goes_back() {
+        let mut keys = ButtonInput::<KeyCode>::default();
+        keys.press(KeyCode::KeyM);
+        assert_eq!(actions_of_keys(&keys, Screen::Menu), [Action::Mods]);
+        // M means nothing in a battle or on the Mods screen.
+        assert!(actions_of_keys(&keys, Screen::Battle).is_empty());
+        assert!(actions_of_keys(&keys, Screen::Mods).is_empty());
+        let mut keys = ButtonInput::<KeyCode>::default();
+        keys.press(KeyCode::Escape);
+        assert_eq!(actions_of_keys(&keys, Screen::Mods), [Action::ToMenu]);
+        assert!(actions_of_keys(&keys, Screen::Menu).is_empty());
     }
 }

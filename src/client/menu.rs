@@ -1,5 +1,5 @@
 //! The screens around the battle: the main menu (Continue when there is a save, Start, Tutorial,
-//! Custom Run, Exit, and on the first start the offer of the tutorial), the run settings
+//! Custom Run, Mods, Exit, and on the first start the offer of the tutorial), the run settings
 //! (seed, difficulty, ascension level and starting blueprints), the reward screen after a won
 //! battle or an event that gave a blueprint (the offers, the collection, replacing one when it is
 //! full), and the run's end, won or lost. Their buttons' actions are carried out in
@@ -165,6 +165,26 @@ fn spawn_menu(
             c.spawn(button("Tutorial", Action::Tutorial));
         }
         c.spawn(button("Custom Run", Action::CustomRun));
+        c.spawn(button("Mods (M)", Action::Mods));
+        // Mods that did not load as they should are news: the Mods screen says why.
+        let troubled = content
+            .mods
+            .entries
+            .iter()
+            .filter(|e| e.error_count() > 0)
+            .count();
+        if troubled > 0 {
+            let mods = if troubled == 1 {
+                "mod has"
+            } else {
+                "mods have"
+            };
+            c.spawn(label(
+                format!("{troubled} {mods} problems: Mods shows them"),
+                15.0,
+                WARN,
+            ));
+        }
         c.spawn(button("Exit", Action::Exit));
         if let Some(error) = &setup.error {
             c.spawn(label(error.clone(), 16.0, WARN));

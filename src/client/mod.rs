@@ -23,6 +23,7 @@ pub mod highlight;
 pub mod hp;
 pub mod hud;
 pub mod menu;
+pub mod mods;
 pub mod overlay;
 pub mod placing;
 pub mod reload;
@@ -45,19 +46,33 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 use crate::content::ContentDb;
-use crate::diagnostics::Diagnostics;
+use crate::modding::{ModList, find_mods};
 
-/// Loads the mods again, for hot reload: the content and every diagnostic found.
-pub type LoadContent = Arc<dyn Fn() -> (ContentDb, Diagnostics) + Send + Sync>;
+/// The mods as loaded: their content, and the list of every mod found with its state and
+/// problems.
+pub struct Loaded {
+    /// The content of the mods that load.
+    pub db: ContentDb,
+    /// Every mod found, with the problems of finding and loading it.
+    pub mods: ModList,
+}
+
+/// Finds the mods (in `./mods`, the player's mods folder and the `extra` folders, with the
+/// player's choices) and loads their content.
+pub fn load(extra: &[PathBuf]) -> Loaded {
+    let found = find_mods(extra);
+    let (db, diagnostics) = ContentDb::load(&found.mods);
+    let mods = found.mods.list(diagnostics.iter());
+    Loaded { db, mods }
+}
 
 /// What the client starts with.
 pub struct ClientOptions {
-    /// The loaded mods.
-    pub content: Arc<ContentDb>,
-    /// Loads the mods again (after a mod file changed).
-    pub reload: LoadContent,
-    /// The mod folders to watch for changes.
-    pub watch: Vec<PathBuf>,
+    /// The mods as loaded before the window opened.
+    pub loaded: Loaded,
+    /// The extra mods folders (`--mods-dir`), looked in again whenever the mods are loaded
+    /// again: hot reload, the Mods screen.
+    pub mods_dirs: Vec<PathBuf>,
     /// Play the scripted scene of the render test and save its screenshots into this folder.
     pub scene: Option<PathBuf>,
     /// Where the run in progress is saved; `None` saves nothing.
@@ -69,9 +84,11 @@ pub struct ClientOptions {
 /// The screens of the game.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Screen {
-    /// Start, Custom Run, Exit.
+    /// Start, Custom Run, Mods, Exit.
     #[default]
     Menu,
+    /// The installed mods: switching them on and off, their problems.
+    Mods,
     /// The seed, starting blueprints, difficulty and ascension of a custom run.
     RunSettings,
     /// The act's map: choosing the next room.
@@ -103,10 +120,33 @@ pub enum ClientSet {
 /// The loaded content, shared by every screen.
 #[derive(Resource, Clone)]
 pub struct Content {
-    /// The content in use (replaced by hot reload).
+    /// The content in use (replaced by hot reload and by switching mods).
     pub db: Arc<ContentDb>,
-    /// Loads the mods again.
-    pub reload: LoadContent,
+    /// Every mod found when `db` was loaded, with its state and problems.
+    pub mods: Arc<ModList>,
+    /// The extra mods folders, for loading again.
+    dirs: Arc<[PathBuf]>,
+}
+
+impl Content {
+    /// The content of `loaded`, which was loaded with the extra mods folders `dirs`.
+    pub fn new(loaded: Loaded, dirs: Vec<PathBuf>) -> Content {
+        Content {
+            db: Arc::new(loaded.db),
+            mods: Arc::new(loaded.mods),
+            dirs: dirs.into(),
+        }
+    }
+
+    /// Finds and loads the mods again, from the same folders.
+    pub fn load(&self) -> Loaded {
+        load(&self.dirs)
+    }
+
+    /// The extra mods folders.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
 }
 
 /// Why the game cannot open a window here, if it cannot.
@@ -151,10 +191,7 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         ..default()
     }))
     .insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)))
-    .insert_resource(Content {
-        db: options.content,
-        reload: options.reload,
-    })
+    .insert_resource(Content::new(options.loaded, options.mods_dirs))
     .init_state::<Screen>()
     .configure_sets(
         Update,
@@ -165,6 +202,7 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         rich::IconsPlugin,
         actions::ActionsPlugin,
         menu::MenuPlugin,
+        mods::ModsPlugin,
         session::SessionPlugin,
         terrain::TerrainPlugin,
         camera::CameraPlugin,
@@ -177,9 +215,7 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         overlay::OverlayPlugin,
         highlight::HighlightPlugin,
         wave_preview::WavePreviewPlugin,
-        reload::ReloadPlugin {
-            folders: options.watch,
-        },
+        reload::ReloadPlugin,
         saving::SavingPlugin {
             file: options.save_file,
             profile: options.profile_file,

@@ -14,64 +14,78 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 
 use super::session::Game;
-use super::ui::label;
-use super::{ClientSet, Content, Screen};
+use super::ui::{problems_box, problems_text};
+use super::{ClientSet, Content, Loaded, Screen};
 use crate::battle::Phase;
 use crate::battle::reload::Refund;
 use crate::content::ContentDb;
+use crate::modding::ModList;
 use crate::modding::watch::FileWatcher;
 
-/// Watches the mod folders and applies changes.
-pub struct ReloadPlugin {
-    /// The folders to watch.
-    pub folders: Vec<PathBuf>,
-}
+/// Watches the loaded mods' folders and applies changes.
+pub struct ReloadPlugin;
 
 impl Plugin for ReloadPlugin {
     fn build(&self, app: &mut App) {
-        let folders: Vec<PathBuf> = self
-            .folders
-            .iter()
-            .filter(|f| f.is_dir())
-            .cloned()
-            .collect();
-        match FileWatcher::new(&folders) {
-            Ok(watcher) => {
-                app.insert_resource(Watch {
-                    watcher: Mutex::new(watcher),
-                    pending: None,
-                    problems: String::new(),
-                    noticed: None,
-                    last_applied_ms: None,
-                });
-            }
-            Err(e) => warn!("hot reload is off: cannot watch the mod folders: {e}"),
-        }
-        app.add_systems(OnEnter(Screen::Battle), spawn_overlay)
+        app.init_resource::<Watch>()
+            .add_systems(OnEnter(Screen::Battle), spawn_overlay)
+            .add_systems(
+                Update,
+                follow
+                    .in_set(ClientSet::Simulate)
+                    .run_if(resource_changed::<Content>),
+            )
             .add_systems(
                 Update,
                 (
                     (watch, apply).chain().in_set(ClientSet::Simulate),
                     show.in_set(ClientSet::Present),
                 )
-                    .run_if(in_state(Screen::Battle).and_then(resource_exists::<Watch>)),
+                    .after(follow)
+                    .run_if(in_state(Screen::Battle)),
             );
     }
 }
 
 /// The watcher and what it found.
-#[derive(Resource)]
+#[derive(Resource, Default)]
 pub struct Watch {
     // The receiver inside is not shared between threads; the lock only makes that visible.
-    watcher: Mutex<FileWatcher>,
-    /// New content waiting for the build phase, and whether a terrain file changed.
-    pending: Option<(Arc<ContentDb>, bool)>,
+    watcher: Option<Mutex<FileWatcher>>,
+    /// The folders watched: those of the loaded mods.
+    folders: Vec<PathBuf>,
+    /// New content and its mod list waiting for the build phase, and whether a terrain file
+    /// changed.
+    pending: Option<(Arc<ContentDb>, Arc<ModList>, bool)>,
     /// The diagnostics of the last reload that had errors (empty when it was fine).
     pub problems: String,
     /// When the waiting change was noticed.
     noticed: Option<std::time::Instant>,
     /// How long the last change took from being noticed to being applied, in milliseconds.
     pub last_applied_ms: Option<f64>,
+}
+
+/// Watches the folders of the mods loaded now: at the start, and again when switching mods
+/// on or off changed which mods load.
+fn follow(content: Res<Content>, mut watch: ResMut<Watch>) {
+    let folders: Vec<PathBuf> = content
+        .db
+        .mods
+        .iter()
+        .map(|m| m.root.clone())
+        .filter(|f| f.is_dir())
+        .collect();
+    if watch.watcher.is_some() && folders == watch.folders {
+        return;
+    }
+    watch.watcher = match FileWatcher::new(&folders) {
+        Ok(watcher) => Some(Mutex::new(watcher)),
+        Err(e) => {
+            warn!("hot reload is off: cannot watch the mod folders: {e}");
+            None
+        }
+    };
+    watch.folders = folders;
 }
 
 /// The overlay with reload diagnostics.
@@ -81,19 +95,19 @@ struct Problems;
 fn spawn_overlay(mut commands: Commands) {
     commands.spawn((
         Problems,
-        Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(8.0),
-            bottom: Val::Px(90.0),
-            max_width: Val::Px(760.0),
-            padding: UiRect::all(Val::Px(8.0)),
-            display: Display::None,
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.25, 0.02, 0.02, 0.9)),
+        problems_box(
+            "",
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(8.0),
+                bottom: Val::Px(90.0),
+                max_width: Val::Px(760.0),
+                display: Display::None,
+                ..default()
+            },
+        ),
         GlobalZIndex(5),
         DespawnOnExit(Screen::Battle),
-        children![label("", 13.0, Color::srgb(1.0, 0.85, 0.85))],
     ));
 }
 
@@ -102,19 +116,15 @@ fn watch(mut watch: ResMut<Watch>, content: Res<Content>, mut game: NonSendMut<G
     let Some(session) = game.0.as_mut() else {
         return;
     };
-    let changed = match watch.watcher.lock() {
-        Ok(w) => w.poll(),
-        Err(_) => return,
+    let changed = match watch.watcher.as_ref().map(Mutex::lock) {
+        Some(Ok(w)) => w.poll(),
+        _ => return,
     };
     if changed.is_empty() {
         return;
     }
-    let (db, diagnostics) = (content.reload)();
-    let errors: Vec<String> = diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.render_ascii())
-        .collect();
+    let Loaded { db, mods } = content.load();
+    let errors = problems_text(mods.diagnostics().filter(|d| d.is_error()));
     let terrain = changed
         .iter()
         .any(|p| p.extension().is_some_and(|e| e == "terrain"));
@@ -124,10 +134,8 @@ fn watch(mut watch: ResMut<Watch>, content: Res<Content>, mut game: NonSendMut<G
         .map(|f| f.world().terrain.clone())
         .unwrap_or_default();
     if !errors.is_empty() {
-        watch.problems = format!(
-            "A changed mod file has errors; the game keeps what it had.\n\n{}",
-            errors.join("\n")
-        );
+        watch.problems =
+            format!("A changed mod file has errors; the game keeps what it had.\n\n{errors}");
         // The broken file's content is left out; a level whose terrain went missing keeps its
         // world, everything else may still apply.
         if terrain && db.terrain(&world_terrain).is_none() {
@@ -140,11 +148,11 @@ fn watch(mut watch: ResMut<Watch>, content: Res<Content>, mut game: NonSendMut<G
         .iter()
         .any(|p| p.extension().is_none_or(|e| e != "terrain"));
     let (terrain, other) = match &watch.pending {
-        Some((_, t)) => (terrain || *t, other),
+        Some((_, _, t)) => (terrain || *t, other),
         None => (terrain, other),
     };
     if terrain || other {
-        watch.pending = Some((Arc::new(db), terrain));
+        watch.pending = Some((Arc::new(db), Arc::new(mods), terrain));
         watch.noticed.get_or_insert_with(std::time::Instant::now);
         if session.battle.phase() == Phase::Wave {
             session.notify("Mod files changed: the changes apply when this wave ends");
@@ -160,7 +168,7 @@ fn apply(mut watch: ResMut<Watch>, mut content: ResMut<Content>, mut game: NonSe
     if session.battle.phase() != Phase::Build {
         return;
     }
-    let Some((db, terrain)) = watch.pending.take() else {
+    let Some((db, mods, terrain)) = watch.pending.take() else {
         return;
     };
     let mut refunds: Vec<Refund> = Vec::new();
@@ -176,6 +184,7 @@ fn apply(mut watch: ResMut<Watch>, mut content: ResMut<Content>, mut game: NonSe
         }
     }
     content.db = db.clone();
+    content.mods = mods;
     if terrain && let Some(world) = session.battle.field().map(|f| f.world().clone()) {
         match (db.terrain(&world.terrain), old_terrain) {
             // Only colours or the name changed: the same world, drawn again in its new colours.

@@ -9,17 +9,21 @@ use std::path::Path;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
 use bevy::prelude::*;
 
-use super::Content;
+use super::{ClientSet, Content};
 use crate::content::describe::{Quality, RichText, Span};
 use crate::content::description::Icon;
 
-/// Loads the mods' icons.
+/// Loads the mods' icons, again whenever the content is replaced (hot reload, a mod switched).
 pub struct IconsPlugin;
 
 impl Plugin for IconsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Icons>()
-            .add_systems(Startup, load_icons);
+        app.init_resource::<Icons>().add_systems(
+            Update,
+            load_icons
+                .in_set(ClientSet::Simulate)
+                .run_if(resource_changed::<Content>),
+        );
     }
 }
 
@@ -47,6 +51,9 @@ impl Icons {
 
 fn load_icons(content: Res<Content>, mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>) {
     let db = &content.db;
+    // A mod switched off takes its pictures with it; pictures still on screen stay until
+    // their nodes go (they hold their own handles).
+    icons.0.clear();
     let mut add = |name: String, mod_id: &str, path: &Path| match read_png(path) {
         Ok(image) => {
             icons.0.insert(name, images.add(image));

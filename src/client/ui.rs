@@ -1,6 +1,8 @@
 //! The pieces every screen is built from: the palette, text, buttons and the [`Action`] each
 //! button (or key, see [`actions`](super::actions)) carries, and the layouts the screens share.
 
+use std::path::PathBuf;
+
 use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
@@ -8,6 +10,7 @@ use bevy::prelude::*;
 
 use super::{ClientSet, Screen};
 use crate::content::BlueprintKind;
+use crate::diagnostics::Diagnostic;
 use crate::mapgen::NodeId;
 use crate::run::Difficulty;
 
@@ -38,6 +41,17 @@ pub enum Action {
     TutorialLeave,
     /// Open the run settings.
     CustomRun,
+    /// Open the Mods screen.
+    Mods,
+    /// Show the details of the mod in this folder on the Mods screen.
+    ModInfo(PathBuf),
+    /// Switch mod `id` on or off (and load the mods again).
+    SwitchMod {
+        /// The mod's id.
+        id: String,
+        /// On (`true`) or off.
+        on: bool,
+    },
     /// Quit the game.
     Exit,
     /// Start the run set up on the settings screen.
@@ -206,6 +220,30 @@ pub fn wrapping_row() -> Node {
         row_gap: Val::Px(6.0),
         ..default()
     }
+}
+
+/// Diagnostics as the game shows them, one after the other: each with its file, line, column,
+/// message and the lines around it, framed in ASCII (the game's font has no box-drawing
+/// characters).
+pub fn problems_text<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
+    diagnostics
+        .into_iter()
+        .map(Diagnostic::render_ascii)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The dark red box that shows mod problems (as [`problems_text`]) in `text`, laid out by
+/// `node` (its padding is the box's own).
+pub fn problems_box(text: impl Into<String>, node: Node) -> impl Bundle {
+    (
+        Node {
+            padding: UiRect::all(Val::Px(8.0)),
+            ..node
+        },
+        BackgroundColor(Color::srgba(0.25, 0.02, 0.02, 0.9)),
+        children![label(text, 13.0, Color::srgb(1.0, 0.85, 0.85))],
+    )
 }
 
 /// A full-screen column, centred, that goes when `screen` does.

@@ -394,6 +394,7 @@ fn sync(
                 target,
                 amount,
                 source,
+                ..
             } if amount >= 0.5 => {
                 if let Some(e) = session.battle.entity(target) {
                     let at = ground(e.position.x, e.position.y);

@@ -6,10 +6,15 @@
 //! lines that the unmodified content does not have are marked as added. Unknown tags stay as
 //! text, marked.
 
-use super::attacker::{AttackerType, Size};
+use std::collections::BTreeMap;
+
+use super::Param;
+use super::attacker::AttackerType;
 use super::blueprint::{Blueprint, Cost};
 use super::damage::DamageTypes;
-use super::description::{self, AttackerStat, BlueprintStat, Context, Icon, Segment, Tag};
+use super::description::{
+    self, AttackerStat, BlueprintStat, Context, Icon, ParamFormat, Segment, Tag,
+};
 
 /// How a shown value compares with the unmodified one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,7 +260,7 @@ pub fn attacker(a: &AttackerType, now: &AttackerNow) -> RichText {
     let mut text = RichText::default();
     for line in &a.descriptions {
         push_line(&mut text, line, Context::Attacker, false, &|tag| {
-            attacker_spans(tag, a.size, now, &base)
+            attacker_spans(tag, a, now, &base)
         });
     }
     text
@@ -310,10 +315,23 @@ fn labelled(
     }
 }
 
+/// A parameter tag's value, as the item has it now (a mod's override included).
+fn param_spans(params: &BTreeMap<String, Param>, name: &str, format: ParamFormat) -> Vec<Span> {
+    let text = match (params.get(name), format) {
+        (None, _) => return Vec::new(),
+        (Some(Param::Text(t)), _) => t.clone(),
+        (Some(Param::Number(n)), ParamFormat::Plain) => number(*n),
+        (Some(Param::Number(n)), ParamFormat::Percent) => format!("{}%", number(n * 100.0)),
+        (Some(Param::Number(n)), ParamFormat::Seconds) => seconds(*n),
+    };
+    vec![value(text, Quality::Unchanged)]
+}
+
 fn blueprint_spans(tag: Tag, bp: &Blueprint, now: &BlueprintNow, base: &BlueprintNow) -> Vec<Span> {
     let (stat, named) = match tag {
         Tag::Icon(icon) => return vec![Span::Icon(icon)],
         Tag::Blueprint { stat, named } => (stat, named),
+        Tag::Param { name, format } => return param_spans(&bp.params, &name, format),
         Tag::Break | Tag::Attacker { .. } => return Vec::new(),
     };
     let num = |now: Option<f64>,
@@ -477,10 +495,12 @@ fn blueprint_spans(tag: Tag, bp: &Blueprint, now: &BlueprintNow, base: &Blueprin
     }
 }
 
-fn attacker_spans(tag: Tag, size: Size, now: &AttackerNow, base: &AttackerNow) -> Vec<Span> {
+fn attacker_spans(tag: Tag, a: &AttackerType, now: &AttackerNow, base: &AttackerNow) -> Vec<Span> {
+    let size = a.size;
     let (stat, named) = match tag {
         Tag::Icon(icon) => return vec![Span::Icon(icon)],
         Tag::Attacker { stat, named } => (stat, named),
+        Tag::Param { name, format } => return param_spans(&a.params, &name, format),
         Tag::Break | Tag::Blueprint { .. } => return Vec::new(),
     };
     match stat {

@@ -1,5 +1,6 @@
 //! The tag language of descriptions (thesis §5.2.5): `[DMG]` becomes a blueprint's damage,
-//! `[#MAT]` the materials icon, `[$RNG]` "Range" followed by the range, `[BRK]` a paragraph break.
+//! `[#MAT]` the materials icon, `[$RNG]` "Range" followed by the range, `[BRK]` a paragraph break,
+//! `[P%:bonus]` the item's parameter `bonus` as a percentage.
 //!
 //! This module parses descriptions into [`Segment`]s and knows which tags exist and which stats
 //! they need. Turning segments into text with current values is the info panel's job.
@@ -105,8 +106,19 @@ pub enum AttackerStat {
     HpOfMax,
 }
 
-/// A recognised tag.
+/// How a parameter tag shows its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamFormat {
+    /// `[P:name]` the number as it is.
+    Plain,
+    /// `[P%:name]` a share as a percentage: 0.3 shows as 30%.
+    Percent,
+    /// `[Ps:name]` a count of ticks in seconds: 36 shows as 1.8s.
+    Seconds,
+}
+
+/// A recognised tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tag {
     /// `[BRK]` a line break with extra spacing.
     Break,
@@ -125,6 +137,14 @@ pub enum Tag {
         stat: AttackerStat,
         /// Whether the stat's name precedes the value.
         named: bool,
+    },
+    /// One of the item's `params`, so a description shows the value the item has even when a
+    /// mod overrides it.
+    Param {
+        /// The parameter's name.
+        name: String,
+        /// How its number is shown.
+        format: ParamFormat,
     },
 }
 
@@ -183,6 +203,18 @@ pub fn recognise(name: &str, context: Context) -> Option<Tag> {
     }
     if name == "BRK" {
         return Some(Tag::Break);
+    }
+    for (prefix, format) in [
+        ("P:", ParamFormat::Plain),
+        ("P%:", ParamFormat::Percent),
+        ("Ps:", ParamFormat::Seconds),
+    ] {
+        if let Some(param) = name.strip_prefix(prefix) {
+            return Some(Tag::Param {
+                name: param.to_string(),
+                format,
+            });
+        }
     }
     let (named, stat) = match name.strip_prefix('$') {
         Some(rest) => (true, rest),
@@ -297,6 +329,41 @@ mod tests {
                 Segment::Text(".".into()),
             ]
         );
+    }
+
+    #[test]
+    fn parameter_tags_name_the_parameter_and_its_format() {
+        for context in [Context::Blueprint, Context::Attacker] {
+            let segments = parse("by [P%:bonus] for [Ps:idle_time], [P:max]x", context);
+            let tags: Vec<Tag> = segments
+                .into_iter()
+                .filter_map(|s| match s {
+                    Segment::Tag { tag, .. } => Some(tag),
+                    _ => None,
+                })
+                .collect();
+            let param = |name: &str, format| Tag::Param {
+                name: name.into(),
+                format,
+            };
+            assert_eq!(
+                tags,
+                vec![
+                    param("bonus", ParamFormat::Percent),
+                    param("idle_time", ParamFormat::Seconds),
+                    param("max", ParamFormat::Plain),
+                ]
+            );
+        }
+        // Without a name, or with a format that does not exist, it is not a parameter tag.
+        for text in ["[P:]", "[Px:bonus]", "[P bonus]"] {
+            assert!(
+                !parse(text, Context::Blueprint)
+                    .iter()
+                    .any(|s| matches!(s, Segment::Tag { .. })),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Checks on loaded content that types alone cannot express, each reported at the file and
 //! position of the field at fault.
 
+use std::collections::BTreeMap;
+
 use super::augments::Augment;
-use super::description::{self, BlueprintStat, Context, Segment, Tag};
+use super::description::{self, BlueprintStat, Context, ParamFormat, Segment, Tag};
 use super::events::{self, Event, Outcome};
 use super::load::Item;
 use super::{
-    AttackerType, Behaviour, Blueprint, Placement, Projectile, Rarity, ScriptRef, Shape, Targets,
+    AttackerType, Behaviour, Blueprint, Param, Placement, Projectile, Rarity, ScriptRef, Shape,
+    Targets,
 };
 use crate::diagnostics::{Diagnostic, Diagnostics, closest, did_you_mean};
 
@@ -174,7 +177,7 @@ impl<'a, T> Checker<'a, T> {
         field: &str,
         descriptions: &[String],
         context: Context,
-        has: &dyn Fn(&Tag) -> Result<(), &'static str>,
+        has: &dyn Fn(&Tag) -> Result<(), Missing>,
     ) {
         for text in descriptions {
             for segment in description::parse(text, context) {
@@ -200,10 +203,17 @@ impl<'a, T> Checker<'a, T> {
                         "unknown description tag {tag_text}; it will show as plain text"
                     ))
                     .help(known_tag_hint(&tag_text, context)),
-                    Some(missing) => Diagnostic::error(format!(
-                        "{tag_text} shows the {missing}, which this {} does not have",
-                        context_noun(context)
-                    )),
+                    Some(missing) => {
+                        let d = Diagnostic::error(format!(
+                            "{tag_text} shows the {}, which this {} does not have",
+                            missing.what,
+                            context_noun(context)
+                        ));
+                        match missing.help {
+                            Some(help) => d.help(help),
+                            None => d,
+                        }
+                    }
                 };
                 let d = d
                     .at(&source.file, at + 1 + offset, tag_text.len())
@@ -211,6 +221,52 @@ impl<'a, T> Checker<'a, T> {
                 self.report(d);
             }
         }
+    }
+}
+
+/// What a description tag shows that its item does not have, and a hint.
+struct Missing {
+    what: String,
+    help: Option<String>,
+}
+
+impl From<&'static str> for Missing {
+    fn from(what: &'static str) -> Self {
+        Missing {
+            what: what.into(),
+            help: None,
+        }
+    }
+}
+
+/// Whether a parameter tag names one of the item's `params`, and a number where its format
+/// needs one.
+fn param_has(
+    params: &BTreeMap<String, Param>,
+    name: &str,
+    format: ParamFormat,
+) -> Result<(), Missing> {
+    match params.get(name) {
+        Some(Param::Text(_)) if format != ParamFormat::Plain => Err(Missing {
+            what: format!("parameter `{name}` as a number"),
+            help: Some(format!("`{name}` is a text; show it with [P:{name}]")),
+        }),
+        Some(_) => Ok(()),
+        None => Err(Missing {
+            what: format!("parameter `{name}`"),
+            help: Some(match closest(name, params.keys().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`? The parameters are its `params`"),
+                None if params.is_empty() => "it has no `params`".into(),
+                None => format!(
+                    "its parameters are {}",
+                    params
+                        .keys()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }),
+        }),
     }
 }
 
@@ -291,9 +347,15 @@ pub(super) fn attacker(
         }
         spawn.attacker = full;
     }
-    c.descriptions("descriptions", &v.descriptions, Context::Attacker, &|_| {
-        Ok(())
-    });
+    c.descriptions(
+        "descriptions",
+        &v.descriptions,
+        Context::Attacker,
+        &|tag| match tag {
+            Tag::Param { name, format } => param_has(&v.params, name, *format),
+            _ => Ok(()),
+        },
+    );
     let errors = c.errors;
     if errors > 0 {
         return None;
@@ -565,7 +627,8 @@ pub(super) fn blueprint(
         }
     }
     let has = |tag: &Tag| match tag {
-        Tag::Blueprint { stat, .. } => blueprint_has(&v, *stat),
+        Tag::Blueprint { stat, .. } => blueprint_has(&v, *stat).map_err(Missing::from),
+        Tag::Param { name, format } => param_has(&v.params, name, *format),
         _ => Ok(()),
     };
     c.descriptions("descriptions", &v.descriptions, Context::Blueprint, &has);

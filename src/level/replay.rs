@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::{LevelSetup, SetupError};
-use crate::battle::{Battle, LogKind, PlayerCommand};
+use crate::battle::{Battle, LogEntry, LogKind, PlayerCommand};
 use crate::content::ContentDb;
 
 /// The version of the record format: 2 since the battle's starting values are one `start`.
@@ -58,6 +58,20 @@ pub struct Refusal {
     pub command: PlayerCommand,
     /// Why, in words for the player.
     pub reason: String,
+}
+
+impl Refusal {
+    /// The commands the battle refused in `log`, in order, with its reasons.
+    pub fn in_log(log: &[LogEntry]) -> impl Iterator<Item = Refusal> + '_ {
+        log.iter().filter_map(|entry| match &entry.kind {
+            LogKind::Refused { command, reason } => Some(Refusal {
+                tick: entry.tick,
+                command: command.clone(),
+                reason: reason.clone(),
+            }),
+            _ => None,
+        })
+    }
 }
 
 /// Where a replay went differently.
@@ -159,14 +173,7 @@ impl Replay {
         while battle.tick() < self.end.0 {
             battle.step();
             let log = battle.log();
-            refused.extend(log[logged..].iter().filter_map(|entry| match &entry.kind {
-                LogKind::Refused { command, reason } => Some(Refusal {
-                    tick: entry.tick,
-                    command: command.clone(),
-                    reason: reason.clone(),
-                }),
-                _ => None,
-            }));
+            refused.extend(Refusal::in_log(&log[logged..]));
             logged = log.len();
             while let Some(&&(tick, expected)) = checks.peek() {
                 if tick >= battle.tick() {

@@ -209,6 +209,17 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
             (kind, location, message)
         }
         mlua::Error::WithContext { cause, .. } => classify(cause),
+        // mlua would print its cause's kind too ("runtime error: …"): only the message says
+        // what was wrong with the argument.
+        mlua::Error::BadArgument {
+            pos, name, cause, ..
+        } => {
+            let (kind, location, message) = classify(cause);
+            let which = name
+                .as_ref()
+                .map_or_else(|| format!("#{pos}"), |n| format!("`{n}`"));
+            (kind, location, format!("bad argument {which}: {message}"))
+        }
         mlua::Error::MemoryError(_) => (
             ScriptErrorKind::Memory,
             None,

@@ -81,6 +81,10 @@ pub fn game_version() -> Version {
     Version::parse(env!("CARGO_PKG_VERSION")).expect("Cargo.toml's version is a semantic version")
 }
 
+/// The rule [`is_valid_mod_id`] holds ids to, in words for error messages.
+pub const MOD_ID_RULE: &str =
+    "mod ids use lowercase letters, digits, `_` and `-`, starting with a letter or digit";
+
 /// Whether `id` is a valid mod id.
 pub fn is_valid_mod_id(id: &str) -> bool {
     let mut chars = id.chars();
@@ -97,8 +101,12 @@ impl Manifest {
         let manifest: Manifest = ron_file::parse(&file)?;
         let bad_id = |id: &str, what: &str| {
             Diagnostic::error(format!("`{id}` is not a valid {what}"))
-                .at(&file, ron_file::find_string(&file, id).unwrap_or(0), id.len() + 2)
-                .help("mod ids use lowercase letters, digits, `_` and `-`, starting with a letter or digit")
+                .at(
+                    &file,
+                    ron_file::find_string(&file, id).unwrap_or(0),
+                    id.len() + 2,
+                )
+                .help(MOD_ID_RULE)
         };
         if !is_valid_mod_id(&manifest.id) {
             return Err(bad_id(&manifest.id, "mod id"));

@@ -5,6 +5,7 @@
 //! given with `--mods-dir`. A mod is a folder with a `mod.ron`; installing one is copying its
 //! folder into one of those places. See `docs/modding/mods.md`.
 
+pub mod list;
 pub mod manifest;
 pub mod order;
 pub mod settings;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use crate::ron_file;
 
+pub use list::{ModEntry, ModList};
 pub use manifest::{Dependency, Manifest};
 pub use settings::{ModSettings, UserDirs};
 
@@ -109,15 +111,46 @@ impl ModInfo {
     }
 }
 
-/// Whether a mod found on disk is loaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Whether a mod found on disk is loaded, and if not, why.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ModState {
     /// Loaded, in load order.
     Loaded,
-    /// Switched off by the player or by its manifest.
-    Disabled,
-    /// Enabled, but it cannot load (see the diagnostics).
-    Failed,
+    /// Switched off by the player (`rampart mods --disable`, or the game's Mods screen).
+    DisabledByPlayer,
+    /// Off by its manifest's `enabled: false`, and the player has not switched it on.
+    DisabledByDefault,
+    /// Enabled, but it cannot load: the game's version, or a dependency.
+    Failed(order::Failure),
+    /// A folder in a mods folder that is not a mod that can load: it has no `mod.ron`, its
+    /// `mod.ron` has errors, or another mod found first has its id. Only the mod list
+    /// ([`ModSet::list`]) has such entries.
+    Rejected,
+}
+
+impl ModState {
+    /// The state in a word or two, as the mod lists show it.
+    pub fn label(&self) -> &'static str {
+        match self {
+            ModState::Loaded => "loaded",
+            ModState::DisabledByPlayer => "disabled",
+            ModState::DisabledByDefault => "off by default",
+            ModState::Failed(_) => "failed",
+            ModState::Rejected => "not a mod",
+        }
+    }
+}
+
+/// A folder found in a mods folder that cannot be a mod (see [`ModState::Rejected`]); the
+/// diagnostics say why.
+#[derive(Clone, Debug)]
+pub struct Rejected {
+    /// The folder.
+    pub root: PathBuf,
+    /// Which mods folder it was found in.
+    pub origin: Origin,
+    /// The id its `mod.ron` gives, when it could be read (a second copy of a mod).
+    pub id: Option<String>,
 }
 
 /// All mods found, which of them load, and in which order.
@@ -127,6 +160,8 @@ pub struct ModSet {
     pub mods: Vec<ModInfo>,
     /// Mods found that do not load (disabled or failed), by id.
     pub others: Vec<(ModInfo, ModState)>,
+    /// Folders found that are not mods that can load, in the order found.
+    pub rejected: Vec<Rejected>,
     /// What went wrong while finding and ordering mods.
     pub diagnostics: Diagnostics,
 }
@@ -134,8 +169,72 @@ pub struct ModSet {
 impl ModSet {
     /// Finds the mods in `dirs` and resolves their load order with the player's `settings`.
     pub fn discover(dirs: &[ModDir], settings: &ModSettings) -> ModSet {
+        let (found, rejected, diagnostics) = ModSet::find(dirs);
+        let enabled: Vec<bool> = found
+            .iter()
+            .map(|m| settings.is_enabled(&m.manifest))
+            .collect();
+        let by_player = |id: &str| settings.choice(id) == Some(false);
+        ModSet::resolve(found, rejected, enabled, &by_player, diagnostics)
+    }
+
+    /// The mod in the folder `root` and the mods it depends on, found in `dirs` (and the mods
+    /// those depend on), all of them on whatever the player's settings say: what a mod's own
+    /// tests run with. A mod of the same id found in `dirs` gives way to the one in `root`;
+    /// only what is wrong with the mods taken is reported. Returns the mod's id with the set.
+    pub fn of_mod(root: &Path, dirs: &[ModDir]) -> Result<(String, ModSet), Diagnostic> {
+        let (manifest, manifest_file) = Manifest::load(root)?;
+        let id = manifest.id.clone();
+        let (found, _, diagnostics) = ModSet::find(dirs);
+        let mut others: Vec<ModInfo> = found
+            .into_iter()
+            .filter(|m| m.manifest.id != manifest.id)
+            .collect();
+        let mut taken = vec![ModInfo {
+            manifest,
+            root: root.to_path_buf(),
+            origin: Origin::Extra,
+            manifest_file,
+        }];
+        let mut next = 0;
+        while next < taken.len() {
+            let needs: Vec<String> = taken[next]
+                .manifest
+                .dependencies
+                .iter()
+                .map(|d| d.id.clone())
+                .collect();
+            for id in needs {
+                if let Some(i) = others.iter().position(|m| m.manifest.id == id) {
+                    taken.push(others.remove(i));
+                }
+            }
+            next += 1;
+        }
+        let mut kept = Diagnostics::new();
+        kept.extend(
+            diagnostics
+                .iter()
+                .filter(|d| {
+                    d.file
+                        .as_ref()
+                        .is_some_and(|f| taken.iter().any(|m| f.starts_with(&m.root)))
+                })
+                .cloned(),
+        );
+        let enabled = vec![true; taken.len()];
+        Ok((
+            id,
+            ModSet::resolve(taken, Vec::new(), enabled, &|_| false, kept),
+        ))
+    }
+
+    /// Every mod folder in `dirs` with a manifest that reads, the first of each id, and the
+    /// folders that are not mods that load.
+    fn find(dirs: &[ModDir]) -> (Vec<ModInfo>, Vec<Rejected>, Diagnostics) {
         let mut diagnostics = Diagnostics::new();
         let mut found: Vec<ModInfo> = Vec::new();
+        let mut rejected: Vec<Rejected> = Vec::new();
         for dir in dirs {
             let entries = match std::fs::read_dir(&dir.path) {
                 Ok(entries) => entries,
@@ -162,6 +261,11 @@ impl ModSet {
                 .collect();
             folders.sort();
             for root in folders {
+                let reject = |id: Option<String>| Rejected {
+                    root: root.clone(),
+                    origin: dir.origin,
+                    id,
+                };
                 if !root.join(manifest::MANIFEST_FILE).is_file() {
                     diagnostics.push(
                         Diagnostic::warning(format!(
@@ -171,6 +275,7 @@ impl ModSet {
                         ))
                         .in_file(&root),
                     );
+                    rejected.push(reject(None));
                     continue;
                 }
                 match Manifest::load(&root) {
@@ -187,6 +292,7 @@ impl ModSet {
                                 .help("remove one of the copies, or give one a different id")
                                 .for_mod(manifest.id.clone()),
                             );
+                            rejected.push(reject(Some(manifest.id)));
                             continue;
                         }
                         found.push(ModInfo {
@@ -196,15 +302,26 @@ impl ModSet {
                             manifest_file,
                         });
                     }
-                    Err(d) => diagnostics.push(d),
+                    Err(d) => {
+                        diagnostics.push(d);
+                        rejected.push(reject(None));
+                    }
                 }
             }
         }
 
-        let enabled: Vec<bool> = found
-            .iter()
-            .map(|m| settings.is_enabled(&m.manifest))
-            .collect();
+        (found, rejected, diagnostics)
+    }
+
+    /// The load order of the `found` mods, each on or off as `enabled` says; `by_player` tells
+    /// which of the mods left off the player switched off.
+    fn resolve(
+        found: Vec<ModInfo>,
+        rejected: Vec<Rejected>,
+        enabled: Vec<bool>,
+        by_player: &dyn Fn(&str) -> bool,
+        mut diagnostics: Diagnostics,
+    ) -> ModSet {
         let pairs: Vec<(&Manifest, bool)> = found
             .iter()
             .map(|m| &m.manifest)
@@ -233,16 +350,18 @@ impl ModSet {
         let mut set = ModSet {
             mods: resolution.order.iter().map(|&i| found[i].clone()).collect(),
             others: Vec::new(),
+            rejected,
             diagnostics,
         };
         for (i, info) in found.into_iter().enumerate() {
             if resolution.order.contains(&i) {
                 continue;
             }
-            let state = if enabled[i] {
-                ModState::Failed
-            } else {
-                ModState::Disabled
+            let failure = resolution.failed.iter().find(|(j, _)| *j == i);
+            let state = match failure {
+                Some((_, failure)) => ModState::Failed(failure.clone()),
+                None if by_player(info.id()) => ModState::DisabledByPlayer,
+                None => ModState::DisabledByDefault,
             };
             set.others.push((info, state));
         }
@@ -253,6 +372,104 @@ impl ModSet {
     /// The position of a loaded mod in the load order.
     pub fn index_of(&self, id: &str) -> Option<usize> {
         self.mods.iter().position(|m| m.id() == id)
+    }
+
+    /// Whether a mod with id `id` was found (loaded or not).
+    pub fn has(&self, id: &str) -> bool {
+        self.mods
+            .iter()
+            .chain(self.others.iter().map(|(m, _)| m))
+            .any(|m| m.id() == id)
+    }
+}
+
+/// The id of the base game's mod, which the player is warned about switching off.
+pub const BASE_GAME: &str = "core";
+
+/// The player's folders and mod choices, and the mods found with them.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The player's folders, if this system has them.
+    pub user: Option<UserDirs>,
+    /// The player's choices (defaults when the settings file is missing or broken).
+    pub settings: ModSettings,
+    /// The mods found; their diagnostics include a broken settings file and a missing
+    /// `--mods-dir`.
+    pub mods: ModSet,
+}
+
+/// Finds the mods in `./mods`, the player's mods folder and the `extra` folders, with the
+/// player's choices; a broken settings file or an extra folder that is not one is reported as
+/// a diagnostic.
+pub fn find_mods(extra: &[PathBuf]) -> Found {
+    let user = UserDirs::detect();
+    let mut problems = Vec::new();
+    let settings = match user.as_ref().map(|u| ModSettings::load(&u.settings_file())) {
+        Some(Ok(s)) => s,
+        Some(Err(d)) => {
+            problems.push(d);
+            ModSettings::default()
+        }
+        None => ModSettings::default(),
+    };
+    for dir in extra.iter().filter(|d| !d.is_dir()) {
+        problems.push(Diagnostic::error(format!(
+            "--mods-dir {} is not a folder",
+            dir.display()
+        )));
+    }
+    let dirs = mod_dirs(extra, user.as_ref());
+    let mut mods = ModSet::discover(&dirs, &settings);
+    let found = std::mem::take(&mut mods.diagnostics);
+    mods.diagnostics.extend(problems);
+    mods.diagnostics.extend(found);
+    Found {
+        user,
+        settings,
+        mods,
+    }
+}
+
+/// What switching mods on and off did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Switched {
+    /// The settings file written.
+    pub file: PathBuf,
+    /// What the player should know about the choice: switching the base game off.
+    pub warnings: Vec<String>,
+}
+
+impl Found {
+    /// Switches the mods `enable` on and `disable` off in the player's settings and writes
+    /// them; the mods' folders are left as they are. Every id must be of a mod found. The
+    /// mods found are not looked for again: [`find_mods`] shows the effect.
+    pub fn switch(&mut self, enable: &[String], disable: &[String]) -> Result<Switched, String> {
+        if let Some(id) = enable.iter().chain(disable).find(|id| !self.mods.has(id)) {
+            return Err(format!("there is no mod `{id}` in the mods folders"));
+        }
+        let Some(user) = self.user.as_ref() else {
+            return Err("no user settings folder on this system; set RAMPART_HOME".into());
+        };
+        let mut settings = self.settings.clone();
+        for id in enable {
+            settings.set_enabled(id, true);
+        }
+        for id in disable {
+            settings.set_enabled(id, false);
+        }
+        let file = user.settings_file();
+        settings
+            .save(&file)
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        self.settings = settings;
+        let mut warnings = Vec::new();
+        if disable.iter().any(|id| id == BASE_GAME) {
+            warnings.push(format!(
+                "`{BASE_GAME}` is the base game: with it off, only what other mods bring is \
+                 there to play (no Hub, towers or attackers of the base game, no levels)"
+            ));
+        }
+        Ok(Switched { file, warnings })
     }
 }
 
@@ -328,11 +545,20 @@ mod tests {
             messages.iter().any(|m| m.contains("not-a-mod")),
             "{messages:#?}"
         );
-        let states: Vec<(&str, ModState)> = set.others.iter().map(|(m, s)| (m.id(), *s)).collect();
+        let states: Vec<(&str, &ModState)> = set.others.iter().map(|(m, s)| (m.id(), s)).collect();
+        let needs_off = ModState::Failed(order::Failure::Disabled {
+            dependency: "off".into(),
+        });
         assert_eq!(
             states,
-            [("needy", ModState::Failed), ("off", ModState::Disabled)]
+            [("needy", &needs_off), ("off", &ModState::DisabledByDefault)]
         );
+        let rejected: Vec<(bool, Option<&str>)> = set
+            .rejected
+            .iter()
+            .map(|r| (r.root.ends_with("core-copy"), r.id.as_deref()))
+            .collect();
+        assert_eq!(rejected, [(true, Some("core")), (false, None)]);
 
         let mut settings = ModSettings::default();
         settings.set_enabled("off", true);
@@ -340,6 +566,61 @@ mod tests {
         let set = ModSet::discover(&dirs, &settings);
         let loaded: Vec<&str> = set.mods.iter().map(|m| m.id()).collect();
         assert_eq!(loaded, ["core", "off", "needy"]);
+        assert_eq!(set.others[0].1, ModState::DisabledByPlayer);
+    }
+
+    #[test]
+    fn one_mod_comes_with_its_dependencies_only_and_wins_over_its_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let found = tmp.path().join("found");
+        write_mod(
+            &found,
+            "core",
+            r#"(id: "core", name: "Core", version: "0.1.0")"#,
+        );
+        write_mod(
+            &found,
+            "frost",
+            r#"(id: "frost", name: "Frost", version: "0.1.0", enabled: false, dependencies: [(id: "core")])"#,
+        );
+        write_mod(
+            &found,
+            "other",
+            r#"(id: "other", name: "Other", version: "0.1.0")"#,
+        );
+        write_mod(&found, "broken", "(id: \"broken\",");
+        write_mod(
+            &found,
+            "mine-old",
+            r#"(id: "mine", name: "Mine, an old copy", version: "0.0.1")"#,
+        );
+        let mine = tmp.path().join("work");
+        write_mod(
+            &mine,
+            "mine",
+            r#"(id: "mine", name: "Mine", version: "0.2.0", enabled: false, dependencies: [(id: "frost")])"#,
+        );
+        let dirs = [ModDir {
+            path: found,
+            origin: Origin::Game,
+        }];
+        let (id, set) = ModSet::of_mod(&mine.join("mine"), &dirs).unwrap();
+        assert_eq!(id, "mine");
+        let loaded: Vec<(&str, String)> = set
+            .mods
+            .iter()
+            .map(|m| (m.id(), m.manifest.version.to_string()))
+            .collect();
+        assert_eq!(
+            loaded,
+            [
+                ("core", "0.1.0".to_string()),
+                ("frost", "0.1.0".to_string()),
+                ("mine", "0.2.0".to_string())
+            ]
+        );
+        assert!(set.diagnostics.is_empty(), "{:?}", set.diagnostics);
+        assert!(ModSet::of_mod(&tmp.path().join("nowhere"), &dirs).is_err());
     }
 
     #[test]

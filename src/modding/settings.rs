@@ -92,12 +92,17 @@ impl ModSettings {
 
     /// Whether the mod should load: the player's choice, else the manifest's default.
     pub fn is_enabled(&self, manifest: &Manifest) -> bool {
-        if self.disabled.contains(&manifest.id) {
-            false
-        } else if self.enabled.contains(&manifest.id) {
-            true
+        self.choice(&manifest.id).unwrap_or(manifest.enabled)
+    }
+
+    /// The player's choice for mod `id` (on or off), if they made one.
+    pub fn choice(&self, id: &str) -> Option<bool> {
+        if self.disabled.contains(id) {
+            Some(false)
+        } else if self.enabled.contains(id) {
+            Some(true)
         } else {
-            manifest.enabled
+            None
         }
     }
 

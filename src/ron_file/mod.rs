@@ -266,6 +266,11 @@ fn noun(outer: &str) -> &str {
         "PoolRule" => "an attacker pool",
         "RarityOdds" => "rarity odds",
         "PerLevel" => "a per-level number",
+        "Scenario" => "a scenario",
+        "Building" => "a building",
+        "WaveSpec" => "a wave",
+        "Group" => "a group of attackers",
+        "Action" => "an action",
         other => other,
     }
 }
@@ -363,6 +368,19 @@ pub fn find_field_string(file: &SourceFile, name: &str) -> Option<(usize, usize)
     found
 }
 
+/// The byte offset of the first `name:` field key whose value is written as `value` (a number
+/// as it stands in the file, `2` or `0.5`): for pointing at one of several fields of one name
+/// that a check found at fault by its value.
+pub fn find_field_valued(file: &SourceFile, name: &str, value: &str) -> Option<usize> {
+    find_fields(file, name).into_iter().find(|&at| {
+        let rest = file.text[at + name.len()..].trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest).trim_start();
+        rest.strip_prefix(value).is_some_and(|after| {
+            !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        })
+    })
+}
+
 /// The byte offset of the opening quote of the first string literal whose text is `value`.
 pub fn find_string(file: &SourceFile, value: &str) -> Option<usize> {
     let quoted = format!("\"{value}\"");
@@ -434,6 +452,20 @@ mod tests {
         assert_eq!((f.line_col(at), len), ((5, 11), "\"scripts/a.lua\"".len()));
         assert_eq!(find_field_string(&f, "range"), None, "a number");
         assert_eq!(find_field_string(&f, "missing"), None);
+    }
+
+    #[test]
+    fn finds_a_field_by_the_number_it_holds() {
+        let f = SourceFile::new("x.ron", "[(path: 0), (path: 10), (path: 1)]");
+        assert_eq!(
+            f.line_col(find_field_valued(&f, "path", "1").unwrap()),
+            (1, 26)
+        );
+        assert_eq!(
+            f.line_col(find_field_valued(&f, "path", "10").unwrap()),
+            (1, 14)
+        );
+        assert_eq!(find_field_valued(&f, "path", "2"), None);
     }
 
     #[test]

@@ -169,3 +169,85 @@ fn queries_cannot_change_the_battle_and_looking_leaves_no_trace() {
         errors[1]
     );
 }
+
+#[test]
+fn parameter_tags_show_the_value_a_mod_overrides() {
+    let radar_text = |content: &Arc<ContentDb>| {
+        let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
+        let radar = content.blueprint_id("core:radar").unwrap();
+        b.describe_blueprint(radar, None).text.plain()
+    };
+    let core = Mods::new().load_with_core();
+    let text = radar_text(&core);
+    assert!(text.contains("by 30%."), "{text}");
+
+    // A mod that changes the parameter changes the description with it.
+    let mods = Mods::new();
+    mods.manifest("t", &["core"]);
+    mods.file(
+        "t/blueprints/radar.ron",
+        r#"(overrides: "core:radar", params: {"bonus": 0.45})"#,
+    );
+    let text = radar_text(&mods.load_with_core());
+    assert!(text.contains("by 45%."), "{text}");
+    let galvanizer = core.blueprint(core.blueprint_id("core:galvanizer").unwrap());
+    let text = rampart::content::describe::blueprint(
+        galvanizer,
+        &rampart::content::describe::BlueprintNow::unmodified(galvanizer),
+    )
+    .plain();
+    assert!(
+        text.contains("When idle for 1.8s"),
+        "ticks as seconds: {text}"
+    );
+}
+
+#[test]
+fn a_parameter_tag_must_name_a_parameter_the_item_has() {
+    let mods = Mods::new();
+    mods.manifest("t", &[]);
+    mods.file(
+        "t/blueprints/lamp.ron",
+        &blueprint(
+            "Lamp",
+            "Economic",
+            r#"params: {"glow": 0.5, "colour": "amber"},
+               descriptions: ["Glows [P%:glo] in [P%:colour], [P:colour]."]"#,
+        ),
+    );
+    mods.file(
+        "t/attackers/moth.ron",
+        &attacker(
+            "Moth",
+            5.0,
+            1.0,
+            r#"descriptions: ["Drawn to light [P:pull] tiles away."]"#,
+        ),
+    );
+    let (_, diagnostics) = mods.load();
+    let rendered: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.render(false))
+        .collect();
+    assert_eq!(rendered.len(), 3, "{rendered:#?}");
+    let all = rendered.join("\n");
+    assert!(
+        all.contains("[P%:glo] shows the parameter `glo`, which this blueprint does not have")
+            && all.contains("did you mean `glow`?"),
+        "{all}"
+    );
+    assert!(
+        all.contains("`colour` is a text; show it with [P:colour]"),
+        "{all}"
+    );
+    assert!(
+        all.contains("[P:pull] shows the parameter `pull`, which this attacker type does not have")
+            && all.contains("it has no `params`"),
+        "{all}"
+    );
+    assert!(
+        all.contains("lamp.ron") && all.contains("moth.ron"),
+        "{all}"
+    );
+}

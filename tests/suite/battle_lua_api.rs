@@ -337,6 +337,53 @@ fn buildings_near_come_nearest_first_then_by_id_and_bad_arguments_are_refused() 
     assert_eq!(arena.battle.state_hash(), again.battle.state_hash());
 }
 
+/// Tries `game:apply_effect` with options that are refused, then applies `shield` twice,
+/// adding up.
+const PICKY: &str = r#"
+return {
+    on_placed = function(self, game)
+        refused(function() game:apply_effect(self, "shield", { waves = 1, stacking = "stack" }) end,
+            "field `stacking`: `stack` is not refresh, add or replace")
+        refused(function() game:apply_effect(self, "shield", { waves = "many" }) end,
+            "field `waves`")
+        refused(function() game:apply_effect(self, "shield", { waves = 1, ticks = 2 }) end,
+            "an effect lasts either `ticks`, `waves` or `shots` (give exactly one)")
+        refused(function() game:apply_effect(self, "shield") end, "expected a table of EffectOptions, got nil")
+        game:apply_effect(self, "shield", { waves = 2, magnitude = 3, stacking = "add", source = self })
+        game:apply_effect(self, "shield", { waves = 2, magnitude = 3, stacking = "add" })
+    end,
+}
+"#;
+
+#[test]
+fn effect_options_are_read_by_their_fields_and_bad_ones_refused() {
+    let mut arena = with_script("picky", &format!("{REFUSED}{PICKY}"));
+    let picky = arena.place("beacon:picky", 5.0, 5.0);
+    arena.no_script_errors();
+    let shield = arena
+        .battle
+        .effect(picky, "shield")
+        .expect("the shield was applied");
+    assert_eq!(shield.magnitude, 6.0, "two shields of 3, added");
+    assert_eq!(shield.source, Some(picky), "the first one's source stays");
+
+    // Not caught, the refusal is a script error at the line of the call.
+    let mut careless = with_script(
+        "careless",
+        "return {\n    on_placed = function(self, game)\n        game:apply_effect(self, \"shield\", { ticks = 5, stacking = \"stack\" })\n    end,\n}\n",
+    );
+    careless.place("beacon:careless", 5.0, 5.0);
+    let errors: Vec<String> = careless
+        .battle
+        .script_errors()
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        matches!(errors.as_slice(), [e] if e.ends_with("scripts/careless.lua:3: bad argument #4: field `stacking`: `stack` is not refresh, add or replace")),
+        "{errors:#?}"
+    );
+}
+
 /// The beacon mod with the documented flare, a block east of it and the flare placed.
 fn flare() -> (Arena, EntityId, EntityId) {
     let mut arena = with_script("flare", &documented_file("beacon/scripts/flare.lua"));

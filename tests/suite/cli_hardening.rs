@@ -2,23 +2,9 @@
 //! or bad bytes, arguments out of range, a closed pipe — ends with a clear message and the exit
 //! code of its policy (0 / 1 found problems / 2 could not), never a panic.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn rampart(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rampart"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RAMPART_HOME", home)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the rampart binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{rampart, text};
 
 /// Asserts `out` exited with `code` and did not panic.
 fn exits(out: &Output, code: i32) -> (String, String) {

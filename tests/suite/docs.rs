@@ -132,8 +132,8 @@ enum Shape {
 impl From<LuaShape> for Shape {
     fn from(shape: LuaShape) -> Shape {
         match shape {
-            LuaShape::Table(fields) => {
-                Shape::Table(fields.iter().map(|f| f.name.to_string()).collect())
+            LuaShape::Table(record) => {
+                Shape::Table(record.fields.iter().map(|f| f.name.to_string()).collect())
             }
             LuaShape::Entity => Shape::Entity,
             LuaShape::Number => Shape::Number,
@@ -192,10 +192,11 @@ fn every_chain_is_documented_with_its_payload() {
                     previous_input = Some(input);
                     continue;
                 }
-                let LuaShape::Table(fields) = chain.payload else {
+                let LuaShape::Table(record) = chain.payload else {
                     panic!("`{name}`'s payload is not a table");
                 };
-                let want: Vec<(String, Access)> = fields
+                let want: Vec<(String, Access)> = record
+                    .fields
                     .iter()
                     .map(|f| (f.name.to_string(), f.access))
                     .collect();
@@ -265,7 +266,7 @@ fn every_checked_value_is_documented_with_its_domain() {
         }
     }
     let fields = |shape: Option<LuaShape>| match shape {
-        Some(LuaShape::Table(fields)) => fields.to_vec(),
+        Some(LuaShape::Table(record)) => record.fields.to_vec(),
         _ => Vec::new(),
     };
     let mut declared = Vec::new();

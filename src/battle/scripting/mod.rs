@@ -13,8 +13,9 @@
 //! says which script a function belongs to). On top of each call's budget, [`limits`] bounds
 //! what all of a mod's calls do in one tick.
 
-pub(crate) mod api;
+pub mod api;
 pub mod cost;
+pub mod defs;
 pub mod failures;
 mod lend;
 pub mod limits;
@@ -50,7 +51,7 @@ struct ModRuntime {
 
 /// The hooks a behaviour script's table may define.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Hook {
+pub enum Hook {
     /// An attacker appeared.
     Spawn,
     /// A building was built or an ability used.
@@ -64,7 +65,8 @@ pub(crate) enum Hook {
 }
 
 impl Hook {
-    const ALL: [Hook; 5] = [
+    /// Every hook, in the order an instance keeps them.
+    pub const ALL: [Hook; 5] = [
         Hook::Spawn,
         Hook::Placed,
         Hook::Tick,
@@ -73,13 +75,24 @@ impl Hook {
     ];
 
     /// The field name in the script's table.
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Hook::Spawn => "on_spawn",
             Hook::Placed => "on_placed",
             Hook::Tick => "on_tick",
             Hook::Death => "on_death",
             Hook::Removed => "on_removed",
+        }
+    }
+
+    /// When it is called, in words for modders.
+    pub fn doc(self) -> &'static str {
+        match self {
+            Hook::Spawn => "When an attacker appears.",
+            Hook::Placed => "When a building is built or an ability used.",
+            Hook::Tick => "Every tick (20 per second), in entity order.",
+            Hook::Death => "When an attacker is killed, before it is removed.",
+            Hook::Removed => "When the player removes a building.",
         }
     }
 }
@@ -337,7 +350,7 @@ impl ScriptHost {
             let this = lua
                 .create_table()
                 .and_then(|t| {
-                    t.raw_set("entity", api::entity_to_lua(lua, entity)?)?;
+                    t.raw_set(api::ENTITY, api::entity_to_lua(lua, entity)?)?;
                     t.set_metatable(Some(rt.instance_meta.clone()))?;
                     Ok(t)
                 })

@@ -1,9 +1,9 @@
 //! Chain payloads as scripts see them: tables built from one list of fields per payload.
 //!
 //! The [`payload!`] macro takes a payload's fields once, each marked with what scripts may do
-//! with it, and makes the struct, its Lua table both ways, and the field list
-//! ([`LuaShape::Table`]) that `tests/suite/docs.rs` holds against the payload tables of
-//! `docs/modding/lua-api.md`:
+//! with it, and makes the struct, its Lua table both ways, and its [`Record`] (the field list
+//! with each field's Lua type and doc) that `tests/suite/docs.rs` holds against the payload
+//! tables of `docs/modding/lua-api.md` and the editor definitions are written from:
 //!
 //! - `read`: given by whoever runs the chain; modifiers read it;
 //! - `write`: given, and a command modifier may change it (✎ in the docs);
@@ -18,32 +18,10 @@ use mlua::{Lua, Value};
 
 use super::super::{Battle, EntityId};
 use super::api::{
-    Arg, damage_types_from_lua, damage_types_to_lua, entity_from_lua, entity_to_lua,
-    opt_entity_from_lua, opt_entity_to_lua,
+    Arg, Class, ENTITY_LIKE, LuaType, LuaTyped, Record, Word, damage_types_from_lua,
+    damage_types_to_lua, entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua,
 };
-use crate::content::{Cost, DamageTypes};
-
-/// What scripts may do with a field of a payload table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Given by whoever runs the chain; read-only to modifiers.
-    Read,
-    /// Given, and command modifiers may change it.
-    Write,
-    /// Set by the game's handler.
-    Result,
-}
-
-/// A field of a payload table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PayloadField {
-    /// Its key in the table.
-    pub name: &'static str,
-    /// What scripts may do with it.
-    pub access: Access,
-    /// The values a script may give it, for a number.
-    pub domain: Option<Domain>,
-}
+use crate::content::{Cost, DamageType, DamageTypes};
 
 /// The largest magnitude any number of a chain may have. Sums of such numbers stay finite, and
 /// no quantity of the game comes near it.
@@ -89,10 +67,10 @@ impl Domain {
 }
 
 /// How a payload, a query's input or a query's value looks to a script.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum LuaShape {
     /// A table with these fields.
-    Table(&'static [PayloadField]),
+    Table(&'static Record),
     /// An entity handle.
     Entity,
     /// A number.
@@ -103,10 +81,35 @@ pub enum LuaShape {
     Nil,
 }
 
+impl LuaShape {
+    /// The Lua type of what scripts receive.
+    pub const fn lua_type(self) -> LuaType {
+        match self {
+            LuaShape::Table(record) => LuaType::Record(record),
+            LuaShape::Entity => LuaType::Class(Class::Entity),
+            LuaShape::Number => LuaType::Number,
+            LuaShape::Strings => LuaType::List(&LuaType::String),
+            LuaShape::Nil => LuaType::Nil,
+        }
+    }
+
+    /// The Lua type of what scripts may give for it: a table without the fields the game sets,
+    /// an entity as a handle or `self`.
+    pub const fn input_type(self) -> LuaType {
+        match self {
+            LuaShape::Table(record) => LuaType::Args(record),
+            LuaShape::Entity => ENTITY_LIKE,
+            other => other.lua_type(),
+        }
+    }
+}
+
 /// Converts chain payloads between Rust and the values scripts see.
 pub(crate) trait LuaPayload: Sized + 'static {
     /// How scripts see it.
     const SHAPE: LuaShape;
+    /// What a script may pass for it to `game:command` or `game:query` ([`LuaPayload::from_lua`]).
+    const INPUT: LuaType = Self::SHAPE.input_type();
     /// The field naming the entity it is about, if any (what scoped registrations match).
     const ABOUT: Option<&'static str> = None;
     /// The table (or value) a script receives.
@@ -130,6 +133,10 @@ pub(crate) trait LuaPayload: Sized + 'static {
 
 /// A value that can be a field of a payload table.
 pub(crate) trait LuaField: Sized {
+    /// Its Lua type as scripts read it.
+    const TYPE: LuaType;
+    /// Its Lua type as scripts may give it ([`LuaField::from_lua`]).
+    const INPUT: LuaType = Self::TYPE;
     /// The value scripts see.
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value>;
     /// Reads it back; the error says what was expected, in words for the modder.
@@ -149,6 +156,7 @@ pub(crate) fn message(e: mlua::Error) -> String {
 }
 
 impl LuaField for f64 {
+    const TYPE: LuaType = LuaType::Number;
     fn to_lua(&self, _: &Lua) -> mlua::Result<Value> {
         Ok(Value::Number(*self))
     }
@@ -165,6 +173,7 @@ impl LuaField for f64 {
 }
 
 impl LuaField for u32 {
+    const TYPE: LuaType = LuaType::Integer;
     fn to_lua(&self, _: &Lua) -> mlua::Result<Value> {
         Ok(Value::Number(f64::from(*self)))
     }
@@ -179,6 +188,8 @@ impl LuaField for u32 {
 }
 
 impl LuaField for EntityId {
+    const TYPE: LuaType = LuaType::Class(Class::Entity);
+    const INPUT: LuaType = ENTITY_LIKE;
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
         entity_to_lua(lua, *self)
     }
@@ -188,6 +199,8 @@ impl LuaField for EntityId {
 }
 
 impl LuaField for Option<EntityId> {
+    const TYPE: LuaType = LuaType::Optional(&<EntityId as LuaField>::TYPE);
+    const INPUT: LuaType = LuaType::Optional(&ENTITY_LIKE);
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
         opt_entity_to_lua(lua, *self)
     }
@@ -197,6 +210,13 @@ impl LuaField for Option<EntityId> {
 }
 
 impl LuaField for DamageTypes {
+    const TYPE: LuaType = LuaType::List(&DAMAGE_TYPE);
+    /// A list of names, one name, or `nil` for none. Plain strings: a type checker infers
+    /// `{ "energy" }` in a payload as a list of strings, and the names are checked when given.
+    const INPUT: LuaType = LuaType::Optional(&LuaType::Union(&[
+        LuaType::List(&LuaType::String),
+        LuaType::String,
+    ]));
     fn to_lua(&self, lua: &Lua) -> mlua::Result<Value> {
         damage_types_to_lua(lua, *self)
     }
@@ -289,16 +309,16 @@ impl AsSubject for Option<EntityId> {
 /// `payload! { impl Type { … } }` gives a type defined elsewhere its table form only.
 macro_rules! payload {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:literal])*
         pub struct $name:ident $(about $subject:ident)? $(bypass $bypass:path)? {
-            $( $(#[$fmeta:meta])* $access:ident $field:ident : $ty:ty
+            $( $(#[doc = $fdoc:literal])* $access:ident $field:ident : $ty:ty
                 $(where $domain:ident)? $(= $default:expr)? ),* $(,)?
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct $name {
-            $( $(#[$fmeta])* pub $field: $ty, )*
+            $( $(#[doc = $fdoc])* pub $field: $ty, )*
         }
 
         impl $crate::chain::Subject<$crate::battle::EntityId> for $name {
@@ -312,24 +332,36 @@ macro_rules! payload {
             )?
         }
 
-        payload!(impl $name $(about $subject)? {
-            $( $access $field : $ty $(where $domain)? $(= $default)? ),*
-        });
+        payload!(
+            $(#[doc = $doc])*
+            impl $name $(about $subject)? {
+                $( $(#[doc = $fdoc])* $access $field : $ty $(where $domain)? $(= $default)? ),*
+            }
+        );
     };
     (
+        $(#[doc = $doc:literal])*
         impl $name:ident $(about $subject:ident)?
-        { $( $access:ident $field:ident : $ty:ty $(where $domain:ident)? $(= $default:expr)? ),* $(,)? }
+        { $( $(#[doc = $fdoc:literal])* $access:ident $field:ident : $ty:ty
+            $(where $domain:ident)? $(= $default:expr)? ),* $(,)? }
     ) => {
         impl $crate::battle::scripting::payload::LuaPayload for $name {
             $( const ABOUT: Option<&'static str> = Some(stringify!($subject)); )?
             const SHAPE: $crate::battle::scripting::payload::LuaShape =
-                $crate::battle::scripting::payload::LuaShape::Table(&[
-                    $( $crate::battle::scripting::payload::PayloadField {
-                        name: stringify!($field),
-                        access: payload!(@access $access),
-                        domain: payload!(@domain $($domain)?),
-                    }, )*
-                ]);
+                $crate::battle::scripting::payload::LuaShape::Table(
+                    &$crate::battle::scripting::api::Record {
+                        name: stringify!($name),
+                        doc: concat!($($doc, "\n"),*),
+                        fields: &[$( $crate::battle::scripting::api::TableField {
+                            name: stringify!($field),
+                            doc: concat!($($fdoc, "\n"),*),
+                            ty: <$ty as $crate::battle::scripting::payload::LuaField>::TYPE,
+                            input: <$ty as $crate::battle::scripting::payload::LuaField>::INPUT,
+                            access: payload!(@access $access),
+                            domain: payload!(@domain $($domain)?),
+                        }, )*],
+                    },
+                );
 
             fn to_lua(
                 &self,
@@ -366,9 +398,9 @@ macro_rules! payload {
             }
         }
     };
-    (@access read) => { $crate::battle::scripting::payload::Access::Read };
-    (@access write) => { $crate::battle::scripting::payload::Access::Write };
-    (@access result) => { $crate::battle::scripting::payload::Access::Result };
+    (@access read) => { $crate::battle::scripting::api::Access::Read };
+    (@access write) => { $crate::battle::scripting::api::Access::Write };
+    (@access result) => { $crate::battle::scripting::api::Access::Result };
     (@domain) => { None };
     (@domain $domain:ident) => { Some($crate::battle::scripting::payload::Domain::$domain) };
     (@update write $this:ident $field:ident $value:ident $battle:ident $($domain:ident)?) => {
@@ -398,11 +430,17 @@ macro_rules! payload {
 pub(crate) use payload;
 
 payload! {
+    /// What a blueprint costs to use: the value of the `blueprint_cost` query.
     impl Cost {
+        /// Materials.
         write materials: f64 where NonNegative,
+        /// Energy.
         write energy: f64 where NonNegative,
     }
 }
+
+/// A damage type's name, as payloads carry it.
+const DAMAGE_TYPE: LuaType = <Word<DamageType> as LuaTyped>::TYPE;
 
 impl LuaPayload for EntityId {
     const SHAPE: LuaShape = LuaShape::Entity;

@@ -6,11 +6,13 @@
 
 use std::rc::Rc;
 
-use mlua::{AnyUserData, Function, Lua, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Function, Lua, MetaMethod, UserData, UserDataMethods, Value};
 
 use super::super::chains::{ChainKind, chain_kind};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
-use super::api::{Arg, CallArgs, Returned, entity_to_lua};
+use super::api::{
+    Arg, CallArgs, Class, LuaType, LuaTyped, Returned, api_functions, entity_to_lua, tables,
+};
 use super::failures::ScriptId;
 use super::lend::HostLink;
 use super::payload::{Domain, LuaPayload};
@@ -178,7 +180,27 @@ enum Kept {
 
 impl UserData for Registration {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("remove", |lua, this, ()| {
+        // Its functions come from the API's description, as the entity functions do.
+        methods.add_meta_function(
+            MetaMethod::Index,
+            |lua, (_, key): (AnyUserData, String)| -> mlua::Result<Value> {
+                tables(lua)?.registration_api.raw_get(key)
+            },
+        );
+    }
+}
+
+impl LuaTyped for Registration {
+    const TYPE: LuaType = LuaType::Class(Class::Registration);
+}
+
+api_functions! {
+    /// The functions of registrations.
+    pub(crate) const REGISTRATION = [
+        /// Takes the callback off its chain, or cancels the timer; gives whether it was still
+        /// there.
+        fn remove(lua, this: AnyUserData) -> bool {
+            let this = this.borrow::<Registration>()?;
             let Some(kept) = &this.kept else {
                 return Ok(false);
             };
@@ -193,8 +215,8 @@ impl UserData for Registration {
                 }),
                 None => Ok(false),
             })
-        });
-    }
+        }
+    ];
 }
 
 /// A script callback as registered on a chain.

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use rampart::battle::{WaveSpawn, WaveSpawns};
@@ -10,6 +11,24 @@ use rampart::diagnostics::Diagnostics;
 use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 
 pub mod arena;
+
+/// The `rampart` binary run with `args` from the repository's root, as a modder runs it, with
+/// `home` as its user data folder.
+pub fn rampart(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rampart"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAMPART_HOME", home)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the rampart binary runs")
+}
+
+/// Output of the binary as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
 
 /// A temporary mods folder that tests fill with files.
 pub struct Mods {

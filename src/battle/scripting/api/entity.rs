@@ -1,30 +1,27 @@
 //! Functions of entity handles (and of instance tables, which hold one).
 
-use mlua::{Lua, Table, Value};
+use mlua::Value;
 
-use super::handles::{EntityArg, entity_to_lua, opt_entity_to_lua};
+use super::handles::{ChainName, EntityArg, Handle, ParamValue, QueryValue, entity_to_lua};
+use super::types::{Word, api_functions, record};
 use super::{query, with_battle};
 use crate::battle::{Effect, EntityKind, Lasting};
-use crate::content::Param;
+use crate::content::{Param, Size};
 
-/// Builds the entity functions shared by handles and instance tables.
-pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
-    let api = lua.create_table()?;
-    api.raw_set(
-        "alive",
-        lua.create_function(|lua, e: EntityArg| {
+api_functions! {
+    /// The functions shared by entity handles and instance tables (`self`). On the handle of an
+    /// entity that is gone, `alive()` is `false` and the others give `nil`.
+    pub(super) const ENTITY = [
+        /// Whether the entity still exists.
+        fn alive(lua, e: EntityArg) -> bool {
             with_battle(lua, "alive()", |b| Ok(b.entity(e.0).is_some()))
-        })?,
-    )?;
-    api.raw_set(
-        "kind",
-        lua.create_function(|lua, e: EntityArg| {
-            with_battle(lua, "kind()", |b| Ok(b.entity(e.0).map(|e| e.kind.name())))
-        })?,
-    )?;
-    api.raw_set(
-        "type",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// What the entity is.
+        fn kind(lua, e: EntityArg) -> Option<Word<EntityKind>> {
+            with_battle(lua, "kind()", |b| Ok(b.entity(e.0).map(|e| Word(e.kind))))
+        }
+        /// Its content id, e.g. `"core:blue_slime"`.
+        fn r#type(lua, e: EntityArg) -> Option<String> {
             with_battle(lua, "type()", |b| {
                 Ok(b.entity(e.0).map(|ent| match ent.kind {
                     EntityKind::Attacker(a) => b.content().attacker(a).id.clone(),
@@ -33,14 +30,12 @@ pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
                     }
                 }))
             })
-        })?,
-    )?;
-    api.raw_set(
-        "param",
-        lua.create_function(|lua, (e, name): (EntityArg, String)| {
+        }
+        /// A value from its content's `params`: a number or a text (`nil` if it is not there).
+        fn param(lua, e: EntityArg, name: String) -> Option<ParamValue> {
             with_battle(lua, "param()", |b| {
                 let Some(kind) = b.entity(e.0).map(|e| e.kind) else {
-                    return Ok(Value::Nil);
+                    return Ok(None);
                 };
                 let content = b.content();
                 let params = match kind {
@@ -50,125 +45,116 @@ pub(super) fn api(lua: &Lua) -> mlua::Result<Table> {
                     }
                 };
                 Ok(match params.get(&name) {
-                    Some(Param::Number(n)) => Value::Number(*n),
-                    Some(Param::Text(t)) => Value::String(lua.create_string(t)?),
-                    None => Value::Nil,
+                    Some(Param::Number(n)) => Some(ParamValue(Value::Number(*n))),
+                    Some(Param::Text(t)) => Some(ParamValue(Value::String(lua.create_string(t)?))),
+                    None => None,
                 })
             })
-        })?,
-    )?;
-    api.raw_set(
-        "hp",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// Its hit points.
+        fn hp(lua, e: EntityArg) -> Option<f64> {
             with_battle(lua, "hp()", |b| Ok(b.entity(e.0).map(|e| e.hp)))
-        })?,
-    )?;
-    api.raw_set(
-        "max_hp",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// Its most hit points.
+        fn max_hp(lua, e: EntityArg) -> Option<f64> {
             with_battle(lua, "max_hp()", |b| Ok(b.entity(e.0).map(|e| e.max_hp)))
-        })?,
-    )?;
-    api.raw_set(
-        "position",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// Where it is: `x, y` in tiles.
+        fn position(lua, e: EntityArg) -> (Option<f64>, Option<f64>) {
             with_battle(lua, "position()", |b| {
-                Ok(match b.entity(e.0) {
-                    Some(e) => (Value::Number(e.position.x), Value::Number(e.position.y)),
-                    None => (Value::Nil, Value::Nil),
-                })
+                Ok(b.entity(e.0).map(|e| (e.position.x, e.position.y)).unzip())
             })
-        })?,
-    )?;
-    api.raw_set(
-        "query",
-        lua.create_function(|lua, (e, name): (EntityArg, String)| {
+        }
+        /// A query about this entity, with every modifier applied.
+        fn query(lua, e: EntityArg, chain: ChainName) -> QueryValue {
             let input = entity_to_lua(lua, e.0)?;
-            query(lua, &name, input)
-        })?,
-    )?;
-    api.raw_set(
-        "tile",
-        lua.create_function(|lua, e: EntityArg| {
+            query(lua, &chain.0, input).map(QueryValue)
+        }
+        /// The tile `x, y` of a building or ability (`nil` for attackers).
+        fn tile(lua, e: EntityArg) -> (Option<i32>, Option<i32>) {
             with_battle(lua, "tile()", |b| {
-                Ok(match b.entity(e.0).and_then(|e| e.tile) {
-                    Some(t) => (Value::Integer(t.x.into()), Value::Integer(t.y.into())),
-                    None => (Value::Nil, Value::Nil),
-                })
+                Ok(b.entity(e.0).and_then(|e| e.tile).map(|t| (t.x, t.y)).unzip())
             })
-        })?,
-    )?;
-    api.raw_set(
-        "size",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// An attacker's size (`nil` for others).
+        fn size(lua, e: EntityArg) -> Option<Word<Size>> {
             with_battle(lua, "size()", |b| {
                 Ok(b.entity(e.0)
                     .and_then(|e| e.kind.attacker())
-                    .map(|a| b.content().attacker(a).size.name()))
+                    .map(|a| Word(b.content().attacker(a).size)))
             })
-        })?,
-    )?;
-    api.raw_set(
-        "target",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// What a tower aims at now, or `nil`.
+        fn target(lua, e: EntityArg) -> Option<Handle> {
             with_battle(lua, "target()", |b| {
-                let target = b
-                    .entity(e.0)
+                Ok(b.entity(e.0)
                     .and_then(|e| e.tower.as_ref())
                     .and_then(|t| t.aiming_at)
-                    .filter(|t| b.entity(*t).is_some());
-                opt_entity_to_lua(lua, target)
+                    .filter(|t| b.entity(*t).is_some())
+                    .map(Handle))
             })
-        })?,
-    )?;
-    api.raw_set(
-        "rotation",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// A building's rotation in quarter turns clockwise from north (0–3).
+        fn rotation(lua, e: EntityArg) -> Option<u8> {
             with_battle(lua, "rotation()", |b| Ok(b.entity(e.0).map(|e| e.rotation)))
-        })?,
-    )?;
-    api.raw_set(
-        "damage_dealt",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// All the damage it has dealt so far.
+        fn damage_dealt(lua, e: EntityArg) -> Option<f64> {
             with_battle(lua, "damage_dealt()", |b| {
                 Ok(b.entity(e.0).map(|e| e.damage_dealt))
             })
-        })?,
-    )?;
-    api.raw_set(
-        "effect",
-        lua.create_function(|lua, (e, name): (EntityArg, String)| {
-            with_battle(lua, "effect()", |b| match b.effect(e.0, &name) {
-                Some(x) => Ok(Value::Table(effect_table(lua, x)?)),
-                None => Ok(Value::Nil),
-            })
-        })?,
-    )?;
-    api.raw_set(
-        "effects",
-        lua.create_function(|lua, e: EntityArg| {
+        }
+        /// The effect of that name on it, or `nil`.
+        fn effect(lua, e: EntityArg, name: String) -> Option<EffectInfo> {
+            with_battle(lua, "effect()", |b| Ok(b.effect(e.0, &name).map(EffectInfo::of)))
+        }
+        /// All its effects.
+        fn effects(lua, e: EntityArg) -> Vec<EffectInfo> {
             with_battle(lua, "effects()", |b| {
-                let list = lua.create_table()?;
-                for x in b.entity(e.0).map_or(&[][..], |e| &e.effects) {
-                    list.raw_push(effect_table(lua, x)?)?;
-                }
-                Ok(list)
+                Ok(b.entity(e.0)
+                    .map_or(&[][..], |e| &e.effects)
+                    .iter()
+                    .map(EffectInfo::of)
+                    .collect())
             })
-        })?,
-    )?;
-    Ok(api)
+        }
+    ];
 }
 
-/// An effect as scripts see it: `{ name, magnitude, ticks | waves | shots, source }`.
-fn effect_table(lua: &Lua, x: &Effect) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("name", x.name.as_str())?;
-    t.set("magnitude", x.magnitude)?;
-    match x.lasting {
-        Lasting::Ticks(n) => t.set("ticks", n)?,
-        Lasting::Waves(n) => t.set("waves", n)?,
-        Lasting::Shots(n) => t.set("shots", n)?,
+record! {
+    /// A status effect on an entity, from `entity:effect(name)` and `entity:effects()`.
+    pub(super) struct EffectInfo: IntoLua {
+        /// Its name.
+        name: String,
+        /// How strong it is.
+        magnitude: f64,
+        /// Ticks left, if it lasts ticks.
+        ticks: Option<u32>,
+        /// Waves left, if it lasts waves.
+        waves: Option<u32>,
+        /// Shots left, if it lasts a tower's shots.
+        shots: Option<u32>,
+        /// Who applied it, if anyone.
+        source: Option<Handle>,
     }
-    t.set("source", opt_entity_to_lua(lua, x.source)?)?;
-    Ok(t)
+}
+
+impl EffectInfo {
+    /// An effect as scripts see it.
+    fn of(x: &Effect) -> EffectInfo {
+        let (mut ticks, mut waves, mut shots) = (None, None, None);
+        match x.lasting {
+            Lasting::Ticks(n) => ticks = Some(n),
+            Lasting::Waves(n) => waves = Some(n),
+            Lasting::Shots(n) => shots = Some(n),
+        }
+        EffectInfo {
+            name: x.name.clone(),
+            magnitude: x.magnitude,
+            ticks,
+            waves,
+            shots,
+            source: x.source.map(Handle),
+        }
+    }
 }

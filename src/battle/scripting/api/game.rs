@@ -1,43 +1,44 @@
 //! The global `game` object and the battle's `math.random`.
 
-use mlua::{Function, Lua, Table, Value, Variadic};
+use mlua::{Lua, Table, Value, Variadic};
 
 use glam::DVec2;
 
 use super::deprecated;
-use super::handles::{damage_types_to_lua, entity_from_lua, entity_to_lua};
+use super::handles::{
+    Callback, ChainName, CommandPayload, CommandResult, EntityValue, Handle, Modifier, QueryInput,
+    QueryValue, Reaction, SpawnAt, entity_from_lua,
+};
+use super::types::{Word, api_functions, install_functions, record};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::effects::BUILT_IN_EFFECTS;
 use crate::battle::scripting::HostLink;
-use crate::battle::scripting::register::RegistrationKind;
+use crate::battle::scripting::register::{Registration, RegistrationKind};
 use crate::battle::{
     Barrier, Battle, Effect, EntityId, EntityKind, Lasting, MAX_ENTITIES, Phase, Stacking, chains,
 };
+use crate::content::{BlueprintKind, DamageType, Rarity};
 use crate::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
 use crate::lua::{Fault, ScriptError, ScriptErrorKind, caller_location};
+use crate::terrain::{Direction, ObstacleKind};
 
-/// Installs `game` and `math.random`.
-pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
-    let game = lua.create_table()?;
-    game.raw_set(
-        "modify",
-        lua.create_function(
-            |lua, (_, chain, priority, f): (Value, String, f64, Function)| {
-                register(lua, RegistrationKind::Modify, None, chain, priority, f)
-            },
-        )?,
-    )?;
-    game.raw_set(
-        "react",
-        lua.create_function(
-            |lua, (_, chain, priority, f): (Value, String, f64, Function)| {
-                register(lua, RegistrationKind::React, None, chain, priority, f)
-            },
-        )?,
-    )?;
-    game.raw_set(
-        "after",
-        lua.create_function(|lua, (_, ticks, f): (Value, f64, Function)| {
+api_functions! {
+    /// The functions of `game`, in the order the definitions list them.
+    pub(super) const GAME = [
+        /// Registers a modifier that sees every payload of a command or query. Called from a
+        /// hook it belongs to that entity and goes with it; called while the script loads it
+        /// belongs to the mod for the whole battle.
+        fn modify(lua, _: Value, chain: ChainName, priority: f64, modifier: Modifier) -> Registration {
+            register(lua, RegistrationKind::Modify, None, chain.0, priority, modifier.0)
+        }
+        /// Registers a reaction that sees every payload of a command or event (owned as for
+        /// `modify`).
+        fn react(lua, _: Value, chain: ChainName, priority: f64, reaction: Reaction) -> Registration {
+            register(lua, RegistrationKind::React, None, chain.0, priority, reaction.0)
+        }
+        /// Calls `callback` once, `ticks` ticks from now (a whole number of at least 1), after
+        /// that tick's `on_tick` hooks; cancelled with its owner, as a registration.
+        fn after(lua, _: Value, ticks: f64, callback: Callback) -> Registration {
             if ticks.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&ticks) {
                 return Err(Fault::here(
                     lua,
@@ -46,135 +47,116 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 ));
             }
             HostLink::get(lua)?
-                .after(ticks as u64, f)
+                .after(ticks as u64, callback.0)
                 .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
-        })?,
-    )?;
-    game.raw_set(
-        "query",
-        lua.create_function(|lua, (_, name, input): (Value, String, Value)| {
-            query(lua, &name, input)
-        })?,
-    )?;
-    game.raw_set(
-        "command",
-        lua.create_function(|lua, (_, name, payload): (Value, String, Value)| {
+        }
+        /// Computes a query with every modifier applied; a statistic's input may be a placed
+        /// building or ability, or a blueprint id.
+        fn query(lua, _: Value, chain: ChainName, input: QueryInput) -> QueryValue {
+            query(lua, &chain.0, input.0).map(QueryValue)
+        }
+        /// Runs a command through its modifiers, the game and its reactions; gives the final
+        /// payload, or `nil` if a modifier cancelled it.
+        fn command(lua, _: Value, chain: ChainName, payload: CommandPayload) -> CommandResult {
             changing_battle(lua, "game:command", |b| {
                 if !b.can_nest() {
-                    return Err(too_deep(lua, &name));
+                    return Err(too_deep(lua, &chain.0));
                 }
-                chains::lua_command(b, lua, &name, &payload).map_err(|e| locate(lua, e))
+                chains::lua_command(b, lua, &chain.0, &payload.0)
+                    .map(CommandResult)
+                    .map_err(|e| locate(lua, e))
             })
-        })?,
-    )?;
-    game.raw_set(
-        "tick",
-        lua.create_function(|lua, _: Value| with_battle(lua, "game:tick", |b| Ok(b.tick())))?,
-    )?;
-    game.raw_set(
-        "wave",
-        lua.create_function(|lua, _: Value| with_battle(lua, "game:wave", |b| Ok(b.wave())))?,
-    )?;
-    game.raw_set(
-        "phase",
-        lua.create_function(|lua, _: Value| {
-            with_battle(lua, "game:phase", |b| {
-                Ok(match b.phase() {
-                    Phase::Build => "build",
-                    Phase::Wave => "wave",
-                    Phase::Won => "won",
-                    Phase::Lost => "lost",
-                })
-            })
-        })?,
-    )?;
-    game.raw_set(
-        "resources",
-        lua.create_function(|lua, _: Value| {
+        }
+        /// The current tick (20 per second).
+        fn tick(lua, _: Value) -> u64 {
+            with_battle(lua, "game:tick", |b| Ok(b.tick()))
+        }
+        /// The number of the current or last wave.
+        fn wave(lua, _: Value) -> u32 {
+            with_battle(lua, "game:wave", |b| Ok(b.wave()))
+        }
+        /// Where the battle stands.
+        fn phase(lua, _: Value) -> Word<Phase> {
+            with_battle(lua, "game:phase", |b| Ok(Word(b.phase())))
+        }
+        /// The player's resources now.
+        fn resources(lua, _: Value) -> Resources {
             with_battle(lua, "game:resources", |b| {
                 let p = b.player();
-                let t = lua.create_table()?;
-                t.set("materials", p.materials)?;
-                t.set("energy", p.energy)?;
-                t.set("fuel", p.fuel)?;
-                t.set("fuel_goal", p.fuel_goal)?;
-                t.set("hull", p.hull)?;
-                Ok(t)
+                Ok(Resources {
+                    materials: p.materials,
+                    energy: p.energy,
+                    fuel: p.fuel,
+                    fuel_goal: p.fuel_goal,
+                    hull: p.hull,
+                })
             })
-        })?,
-    )?;
-    game.raw_set(
-        "entities",
-        lua.create_function(|lua, (_, kind): (Value, Option<String>)| {
+        }
+        /// The entities in id order, only those of one kind (`"attacker"`, `"building"`,
+        /// `"ability"`) if `kind` is given.
+        fn entities(lua, _: Value, kind: Option<String>) -> Vec<Handle> {
             with_battle(lua, "game:entities", |b| {
-                let ids: Vec<EntityId> = b
-                    .entities()
+                Ok(b.entities()
                     .filter(|(_, e)| kind.as_deref().is_none_or(|k| e.kind.name() == k))
-                    .map(|(id, _)| id)
-                    .collect();
-                entities_to_lua(lua, ids)
+                    .map(|(id, _)| Handle(id))
+                    .collect())
             })
-        })?,
-    )?;
-    game.raw_set(
-        "spawn",
-        lua.create_function(
-            |lua, (_, attacker, at, y): (Value, String, Value, Option<f64>)| {
-                changing_battle(lua, "game:spawn", |b| {
-                    let id = b.content().attacker_id(&attacker).ok_or_else(|| {
-                        Fault::here(
-                            lua,
-                            ScriptErrorKind::Runtime,
-                            format!("there is no attacker type `{attacker}`"),
-                        )
+        }
+        /// Brings a new attacker (`"mod:name"`) into the battle: where an entity is (walking on
+        /// along its path, if it walks one), or at the point `at`, `y`.
+        fn spawn(lua, _: Value, attacker: String, at: SpawnAt, y: Option<f64>) -> Handle {
+            changing_battle(lua, "game:spawn", |b| {
+                let id = b.content().attacker_id(&attacker).ok_or_else(|| {
+                    Fault::here(
+                        lua,
+                        ScriptErrorKind::Runtime,
+                        format!("there is no attacker type `{attacker}`"),
+                    )
+                })?;
+                if !b.can_nest() {
+                    return Err(too_deep(lua, "attacker_spawned"));
+                }
+                // A point is checked before anything is made: it must be in the world.
+                let spawn_at = |b: &mut Battle, x: f64, y: f64| {
+                    let at = b.spawn_point(x, y).map_err(|why| {
+                        Fault::here(lua, ScriptErrorKind::Runtime, format!("game:spawn: {why}"))
                     })?;
-                    if !b.can_nest() {
-                        return Err(too_deep(lua, "attacker_spawned"));
+                    Ok::<_, mlua::Error>(b.spawn_attacker(id, at))
+                };
+                if !b.room_for_attacker() {
+                    return Err(Fault::here(
+                        lua,
+                        ScriptErrorKind::Runtime,
+                        format!(
+                            "game:spawn: the battle already holds {MAX_ENTITIES} attackers and buildings, the most it may"
+                        ),
+                    ));
+                }
+                let entity = match (&at.0, y) {
+                    // Where another entity is, walking on from there if it walks a path.
+                    (Value::UserData(_) | Value::Table(_), None) => {
+                        let from = entity_from_lua(&at.0, b).map_err(|e| locate(lua, e))?;
+                        let e = b.entity(from).expect("checked alive");
+                        let (position, route) = (e.position, e.route);
+                        b.spawn_attacker_at(id, position, route)
                     }
-                    // A point is checked before anything is made: it must be in the world.
-                    let spawn_at = |b: &mut Battle, x: f64, y: f64| {
-                        let at = b.spawn_point(x, y).map_err(|why| {
-                            Fault::here(lua, ScriptErrorKind::Runtime, format!("game:spawn: {why}"))
-                        })?;
-                        Ok::<_, mlua::Error>(b.spawn_attacker(id, at))
-                    };
-                    if !b.room_for_attacker() {
+                    (Value::Number(x), Some(y)) => spawn_at(b, *x, y)?,
+                    (Value::Integer(x), Some(y)) => spawn_at(b, *x as f64, y)?,
+                    _ => {
                         return Err(Fault::here(
                             lua,
                             ScriptErrorKind::Runtime,
-                            format!(
-                                "game:spawn: the battle already holds {MAX_ENTITIES} attackers and buildings, the most it may"
-                            ),
+                            "game:spawn takes an attacker id and an entity, or x and y",
                         ));
                     }
-                    let entity = match (&at, y) {
-                        // Where another entity is, walking on from there if it walks a path.
-                        (Value::UserData(_) | Value::Table(_), None) => {
-                            let from = entity_from_lua(&at, b).map_err(|e| locate(lua, e))?;
-                            let e = b.entity(from).expect("checked alive");
-                            let (position, route) = (e.position, e.route);
-                            b.spawn_attacker_at(id, position, route)
-                        }
-                        (Value::Number(x), Some(y)) => spawn_at(b, *x, y)?,
-                        (Value::Integer(x), Some(y)) => spawn_at(b, *x as f64, y)?,
-                        _ => {
-                            return Err(Fault::here(
-                                lua,
-                                ScriptErrorKind::Runtime,
-                                "game:spawn takes an attacker id and an entity, or x and y",
-                            ));
-                        }
-                    };
-                    entity_to_lua(lua, entity)
-                })
-            },
-        )?,
-    )?;
-    game.raw_set(
-        "remove",
-        lua.create_function(|lua, (_, e): (Value, Value)| {
+                };
+                Ok(Handle(entity))
+            })
+        }
+        /// Removes a building or ability; attackers leave by dying or reaching the Hub.
+        fn remove(lua, _: Value, entity: EntityValue) {
             changing_battle(lua, "game:remove", |b| {
-                let id = entity_from_lua(&e, b).map_err(|e| locate(lua, e))?;
+                let id = entity_from_lua(&entity.0, b).map_err(|e| locate(lua, e))?;
                 if matches!(b.entity(id).map(|e| e.kind), Some(EntityKind::Attacker(_))) {
                     return Err(Fault::here(
                         lua,
@@ -185,126 +167,182 @@ pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 b.remove(id);
                 Ok(())
             })
-        })?,
-    )?;
-    game.raw_set(
-        "attackers_near",
-        lua.create_function(|lua, (_, x, y, radius): (Value, f64, f64, f64)| {
+        }
+        /// The attackers within `radius` tiles of a point, nearest first.
+        fn attackers_near(lua, _: Value, x: f64, y: f64, radius: f64) -> Vec<Handle> {
             let (center, radius) = area(lua, "game:attackers_near", x, y, radius)?;
             with_battle(lua, "game:attackers_near", |b| {
-                entities_to_lua(lua, b.attackers_near(center, radius, None))
+                Ok(handles(b.attackers_near(center, radius, None)))
             })
-        })?,
-    )?;
-    game.raw_set(
-        "buildings_near",
-        lua.create_function(|lua, (_, x, y, radius): (Value, f64, f64, f64)| {
+        }
+        /// The buildings within `radius` tiles of a point, nearest first (equally far ones in
+        /// id order).
+        fn buildings_near(lua, _: Value, x: f64, y: f64, radius: f64) -> Vec<Handle> {
             let (center, radius) = area(lua, "game:buildings_near", x, y, radius)?;
             with_battle(lua, "game:buildings_near", |b| {
-                entities_to_lua(lua, b.buildings_near(center, radius))
+                Ok(handles(b.buildings_near(center, radius)))
             })
-        })?,
-    )?;
-    game.raw_set(
-        "building_at",
-        lua.create_function(|lua, (_, x, y): (Value, f64, f64)| {
+        }
+        /// The building on the tile at a point, or `nil`.
+        fn building_at(lua, _: Value, x: f64, y: f64) -> Option<Handle> {
             let at = point(lua, "game:building_at", x, y)?;
             let tile = crate::worldgen::Pos::new(at.x.round() as i32, at.y.round() as i32);
-            with_battle(lua, "game:building_at", |b| match b.building_at(tile) {
-                Some(id) => entity_to_lua(lua, id),
-                None => Ok(Value::Nil),
+            with_battle(lua, "game:building_at", |b| Ok(b.building_at(tile).map(Handle)))
+        }
+        /// Puts a status effect on an attacker or building: how long it lasts (exactly one of
+        /// `ticks`, `waves`, `shots`), its magnitude, how it stacks and its source.
+        fn apply_effect(lua, _: Value, target: EntityValue, name: String, options: EffectOptions) {
+            changing_battle(lua, "game:apply_effect", |b| {
+                let target = entity_from_lua(&target.0, b).map_err(|e| locate(lua, e))?;
+                let (effect, stacking) = effect_from(lua, name, options)?;
+                warn_if_misspelt(lua, b, &effect.name)?;
+                b.apply_effect(target, effect, stacking);
+                Ok(())
             })
-        })?,
-    )?;
-    game.raw_set(
-        "apply_effect",
-        lua.create_function(
-            |lua, (_, target, name, opts): (Value, Value, String, Option<Table>)| {
-                changing_battle(lua, "game:apply_effect", |b| {
-                    let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
-                    let (effect, stacking) = effect_from(lua, name, opts)?;
-                    warn_if_misspelt(lua, b, &effect.name)?;
-                    b.apply_effect(target, effect, stacking);
-                    Ok(())
-                })
-            },
-        )?,
-    )?;
-    game.raw_set(
-        "remove_effect",
-        lua.create_function(|lua, (_, target, name): (Value, Value, String)| {
+        }
+        /// Takes a status effect off an attacker or building.
+        fn remove_effect(lua, _: Value, target: EntityValue, name: String) {
             changing_battle(lua, "game:remove_effect", |b| {
-                let target = entity_from_lua(&target, b).map_err(|e| locate(lua, e))?;
+                let target = entity_from_lua(&target.0, b).map_err(|e| locate(lua, e))?;
                 warn_if_misspelt(lua, b, &name)?;
                 b.remove_effect(target, &name);
                 Ok(())
             })
-        })?,
-    )?;
-    game.raw_set(
-        "tile",
-        lua.create_function(|lua, (_, x, y): (Value, f64, f64)| {
+        }
+        /// What is at the tile nearest a point, or `nil` outside the world.
+        fn tile(lua, _: Value, x: f64, y: f64) -> Option<Tile> {
             with_battle(lua, "game:tile", |b| {
-                let Some(field) = b.field().cloned() else {
-                    return Ok(Value::Nil);
+                let Some(field) = b.field() else {
+                    return Ok(None);
                 };
                 let world = field.world();
                 let p = crate::worldgen::Pos::new(x.round() as i32, y.round() as i32);
                 if !world.grid.contains(p) {
-                    return Ok(Value::Nil);
+                    return Ok(None);
                 }
                 let tile = world.tile(p);
-                let t = lua.create_table()?;
-                t.set("level", tile.level)?;
-                t.set("height", field.ground(f64::from(p.x), f64::from(p.y)))?;
-                t.set("slant", tile.slant.map(|d| d.name()))?;
-                t.set("surface", tile.surface.to_string())?;
-                t.set("water", world.blocked_surface[world.grid.index(p)])?;
-                t.set("obstacle", world.obstacle(p).map(|o| o.kind.name()))?;
-                t.set("path", field.on_path(p))?;
-                Ok(Value::Table(t))
+                Ok(Some(Tile {
+                    level: tile.level,
+                    height: field.ground(f64::from(p.x), f64::from(p.y)),
+                    slant: tile.slant.map(Word),
+                    surface: tile.surface.to_string(),
+                    water: world.blocked_surface[world.grid.index(p)],
+                    obstacle: world.obstacle(p).map(|o| Word(o.kind)),
+                    path: field.on_path(p),
+                }))
             })
-        })?,
-    )?;
-    game.raw_set(
-        "blueprint",
-        lua.create_function(|lua, (_, id): (Value, String)| {
+        }
+        /// What a blueprint (`"mod:name"`) is, or `nil` if there is none with that id.
+        fn blueprint(lua, _: Value, id: String) -> Option<BlueprintInfo> {
             with_battle(lua, "game:blueprint", |b| {
                 let Some(bp) = b.content().blueprint_id(&id) else {
-                    return Ok(Value::Nil);
+                    return Ok(None);
                 };
                 let bp = b.content().blueprint(bp);
-                let t = lua.create_table()?;
-                t.set("id", bp.id.as_str())?;
-                t.set("name", bp.name.as_str())?;
-                t.set("kind", bp.kind.name())?;
-                t.set("rarity", bp.rarity.name())?;
-                t.set("damage_type", damage_types_to_lua(lua, bp.damage_type)?)?;
-                Ok(Value::Table(t))
+                Ok(Some(BlueprintInfo {
+                    id: bp.id.clone(),
+                    name: bp.name.clone(),
+                    kind: Word(bp.kind),
+                    rarity: Word(bp.rarity),
+                    damage_type: bp.damage_type.iter().map(Word).collect(),
+                }))
             })
-        })?,
-    )?;
-    game.raw_set(
-        "raise_barrier",
-        lua.create_function(
-            |lua, (_, x, y, radius, ticks): (Value, f64, f64, f64, u32)| {
-                changing_battle(lua, "game:raise_barrier", |b| {
-                    b.add_barrier(Barrier {
-                        center: DVec2::new(x, y),
-                        radius,
-                        ticks_left: ticks,
-                    });
-                    Ok(())
-                })
-            },
-        )?,
-    )?;
-    game.raw_set(
-        "entity",
-        lua.create_function(|lua, (_, bits): (Value, f64)| {
-            entity_to_lua(lua, EntityId::from_bits(bits as u64))
-        })?,
-    )?;
+        }
+        /// Raises a barrier for `ticks` ticks: a circle that stops flying projectiles fired
+        /// from outside it.
+        fn raise_barrier(lua, _: Value, x: f64, y: f64, radius: f64, ticks: u32) {
+            changing_battle(lua, "game:raise_barrier", |b| {
+                b.add_barrier(Barrier {
+                    center: DVec2::new(x, y),
+                    radius,
+                    ticks_left: ticks,
+                });
+                Ok(())
+            })
+        }
+        /// The handle of the entity with a number (`handle.id`).
+        fn entity(lua, _: Value, id: f64) -> Handle {
+            Ok(Handle(EntityId::from_bits(id as u64)))
+        }
+    ];
+}
+
+record! {
+    /// The player's resources, from `game:resources()`.
+    pub(super) struct Resources: IntoLua {
+        /// Materials, spent to build.
+        materials: f64,
+        /// Energy, spent on abilities.
+        energy: f64,
+        /// Fuel gathered toward the goal.
+        fuel: f64,
+        /// The fuel that wins the level.
+        fuel_goal: f64,
+        /// Hull left; at 0 the battle is lost.
+        hull: f64,
+    }
+}
+
+record! {
+    /// What is at a tile, from `game:tile(x, y)`.
+    pub(super) struct Tile: IntoLua {
+        /// Its level, in half-tile steps.
+        level: u8,
+        /// The ground height at its centre, in tiles.
+        height: f64,
+        /// The way a ramp rises, or `nil` on flat ground.
+        slant: Option<Word<Direction>>,
+        /// The terrain letter.
+        surface: String,
+        /// Whether it is water.
+        water: bool,
+        /// The obstacle on it, if any.
+        obstacle: Option<Word<ObstacleKind>>,
+        /// Whether attackers walk it.
+        path: bool,
+    }
+}
+
+record! {
+    /// What a blueprint is, from `game:blueprint(id)`.
+    pub(super) struct BlueprintInfo: IntoLua {
+        /// Its id, `"mod:name"`.
+        id: String,
+        /// Its name as the player sees it.
+        name: String,
+        /// What it makes.
+        kind: Word<BlueprintKind>,
+        /// How rare it is.
+        rarity: Word<Rarity>,
+        /// The types of its damage.
+        damage_type: Vec<Word<DamageType>>,
+    }
+}
+
+record! {
+    /// The options of `game:apply_effect`: how long the effect lasts (exactly one of `ticks`,
+    /// `waves` and `shots`), how strong it is and how it stacks.
+    pub(super) struct EffectOptions: FromLua {
+        /// Ticks it lasts.
+        ticks: Option<u32>,
+        /// Waves it lasts: it ends when that many waves have finished.
+        waves: Option<u32>,
+        /// A tower's shots it lasts.
+        shots: Option<u32>,
+        /// How strong it is (0 if not given).
+        magnitude: Option<f64>,
+        /// What happens when the target has it already: `"refresh"` (the default: the longer
+        /// duration and the stronger magnitude), `"add"` or `"replace"`.
+        stacking: Option<Word<Stacking>>,
+        /// Who applied it.
+        source: Option<EntityValue>,
+    }
+}
+
+/// Installs `game` and `math.random`.
+pub(super) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let game = lua.create_table()?;
+    install_functions(lua, &game, GAME)?;
     deprecated::install(lua, &game)?;
     globals.raw_set("game", game)?;
 
@@ -343,13 +381,9 @@ fn random(lua: &Lua, args: Variadic<f64>) -> mlua::Result<f64> {
     })
 }
 
-/// A list of entity handles, in the order given.
-fn entities_to_lua(lua: &Lua, ids: Vec<EntityId>) -> mlua::Result<Table> {
-    let list = lua.create_table()?;
-    for id in ids {
-        list.raw_push(entity_to_lua(lua, id)?)?;
-    }
-    Ok(list)
+/// Handles of entities, in the order given.
+fn handles(ids: Vec<EntityId>) -> Vec<Handle> {
+    ids.into_iter().map(Handle).collect()
 }
 
 /// A point a script names, which must be finite: NaN would silently match nothing and an
@@ -405,15 +439,13 @@ fn warn_if_misspelt(lua: &Lua, b: &Battle, name: &str) -> mlua::Result<()> {
     Ok(())
 }
 
-/// An effect from `game:apply_effect`'s name and options (`ticks`, `waves` or `shots`,
-/// `magnitude`, `stacking`).
-fn effect_from(lua: &Lua, name: String, opts: Option<Table>) -> mlua::Result<(Effect, Stacking)> {
-    let opts = match opts {
-        Some(t) => t,
-        None => lua.create_table()?,
-    };
-    let count = |key: &str| -> mlua::Result<Option<u32>> { opts.get(key) };
-    let lasting = match (count("ticks")?, count("waves")?, count("shots")?) {
+/// An effect from `game:apply_effect`'s name and options.
+fn effect_from(
+    lua: &Lua,
+    name: String,
+    options: EffectOptions,
+) -> mlua::Result<(Effect, Stacking)> {
+    let lasting = match (options.ticks, options.waves, options.shots) {
         (Some(n), None, None) => Lasting::Ticks(n),
         (None, Some(n), None) => Lasting::Waves(n),
         (None, None, Some(n)) => Lasting::Shots(n),
@@ -425,28 +457,19 @@ fn effect_from(lua: &Lua, name: String, opts: Option<Table>) -> mlua::Result<(Ef
             ));
         }
     };
-    let stacking = match opts.get::<Option<String>>("stacking")?.as_deref() {
-        None | Some("refresh") => Stacking::Refresh,
-        Some("add") => Stacking::Add,
-        Some("replace") => Stacking::Replace,
-        Some(other) => {
-            return Err(Fault::here(
-                lua,
-                ScriptErrorKind::Runtime,
-                format!("stacking `{other}` is not refresh, add or replace"),
-            ));
-        }
-    };
-    let source = match opts.get::<Value>("source")? {
-        Value::Nil => None,
-        v => Some(super::handles::entity_id_of(&v)?),
+    let source = match options.source {
+        None => None,
+        Some(v) => Some(super::handles::entity_id_of(&v.0)?),
     };
     let effect = Effect {
         name,
         lasting,
-        magnitude: opts.get::<Option<f64>>("magnitude")?.unwrap_or(0.0),
+        magnitude: options.magnitude.unwrap_or(0.0),
         source,
         age: 0,
     };
-    Ok((effect, stacking))
+    Ok((
+        effect,
+        options.stacking.map_or(Stacking::default(), |s| s.0),
+    ))
 }

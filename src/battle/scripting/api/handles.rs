@@ -1,12 +1,99 @@
-//! Values that cross between Rust and scripts: entity handles and damage types.
+//! Values that cross between Rust and scripts: entity handles, damage types, and the typed
+//! wrappers API functions take and give.
 
 use std::cell::RefCell;
 
-use mlua::{AnyUserData, FromLua, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{
+    AnyUserData, FromLua, Function, IntoLua, Lua, MetaMethod, Table, UserData, UserDataMethods,
+    Value,
+};
 use slotmap::SecondaryMap;
 
+use super::types::{ChainPart, Class, ENTITY_LIKE, LuaType, LuaTyped, TableField};
 use crate::battle::{Battle, EntityId};
 use crate::content::{DamageType, DamageTypes};
+
+/// Values an API function takes or gives as mlua converts them, typed for the definitions.
+macro_rules! typed_values {
+    ($( $(#[doc = $doc:literal])* $name:ident($inner:ty) => $ty:expr; )*) => {$(
+        $(#[doc = $doc])*
+        pub(crate) struct $name(pub $inner);
+
+        impl FromLua for $name {
+            fn from_lua(value: Value, lua: &Lua) -> mlua::Result<Self> {
+                <$inner>::from_lua(value, lua).map($name)
+            }
+        }
+
+        impl IntoLua for $name {
+            fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+                self.0.into_lua(lua)
+            }
+        }
+
+        impl LuaTyped for $name {
+            const TYPE: LuaType = $ty;
+        }
+    )*};
+}
+
+typed_values! {
+    /// The name of a chain.
+    ChainName(String) => LuaType::Chain;
+    /// A modifier for the chain named beside it.
+    Modifier(Function) => LuaType::OfChain(ChainPart::Modifier);
+    /// A reaction for the chain named beside it.
+    Reaction(Function) => LuaType::OfChain(ChainPart::Reaction);
+    /// The input of the query named beside it.
+    QueryInput(Value) => LuaType::OfChain(ChainPart::QueryInput);
+    /// The value of the query named beside it.
+    QueryValue(Value) => LuaType::OfChain(ChainPart::QueryValue);
+    /// The payload of the command named beside it.
+    CommandPayload(Value) => LuaType::OfChain(ChainPart::CommandPayload);
+    /// The final payload of the command named beside it, or `nil`.
+    CommandResult(Value) => LuaType::OfChain(ChainPart::CommandResult);
+    /// A function called later with nothing.
+    Callback(Function) => LuaType::Function(&[], &[]);
+    /// An entity a script passes: a handle or `self` (checked where it is used, in the battle).
+    EntityValue(Value) => ENTITY_LIKE;
+    /// Where `game:spawn` puts an attacker: an entity, or the x of a point.
+    SpawnAt(Value) => LuaType::Union(&[ENTITY_LIKE, LuaType::Number]);
+    /// A value from the content's `params`.
+    ParamValue(Value) => LuaType::Union(&[LuaType::Number, LuaType::String]);
+}
+
+/// An entity as a function gives it: its handle.
+pub(crate) struct Handle(pub EntityId);
+
+impl IntoLua for Handle {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        entity_to_lua(lua, self.0)
+    }
+}
+
+impl LuaTyped for Handle {
+    const TYPE: LuaType = LuaType::Class(Class::Entity);
+}
+
+/// The key of a handle's entity number (`handle.id`).
+const ID: &str = "id";
+
+/// The key of the handle in an instance table (`self.entity`).
+pub(crate) const ENTITY: &str = "entity";
+
+/// The fields of an entity handle.
+pub(super) const HANDLE_FIELDS: &[TableField] = &[TableField::read(
+    ID,
+    "The entity's number, the same for as long as the battle lasts (`game:entity(id)` gives the handle back).",
+    LuaType::Number,
+)];
+
+/// The fields of an instance table (`self`), besides those the script stores.
+pub(super) const INSTANCE_FIELDS: &[TableField] = &[TableField::read(
+    ENTITY,
+    "The handle of the entity this instance belongs to.",
+    LuaType::Class(Class::Entity),
+)];
 
 /// One argument of a call from the host into a script.
 pub(crate) enum Arg {
@@ -134,7 +221,7 @@ impl UserData for EntityRef {
         methods.add_meta_function(
             MetaMethod::Index,
             |lua, (this, key): (AnyUserData, String)| -> mlua::Result<Value> {
-                if key == "id" {
+                if key == ID {
                     let e = this.borrow::<EntityRef>()?;
                     return Ok(Value::Number(e.0.to_bits() as f64));
                 }
@@ -147,14 +234,17 @@ impl UserData for EntityRef {
 
 /// Tables the API needs on every call, kept in the VM's app data so that no lookup by name
 /// (which allocates a string) is needed.
-pub(super) struct ApiTables {
+pub(crate) struct ApiTables {
     /// Functions shared by entity handles and instance tables.
-    pub(super) entity_api: Table,
+    pub(crate) entity_api: Table,
+    /// Functions of registrations.
+    pub(crate) registration_api: Table,
     /// One handle per entity, weakly held.
-    pub(super) handles: Table,
+    pub(crate) handles: Table,
 }
 
-pub(super) fn tables(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, ApiTables>> {
+/// The API's tables of the VM `lua`.
+pub(crate) fn tables(lua: &Lua) -> mlua::Result<mlua::AppDataRef<'_, ApiTables>> {
     lua.app_data_ref::<ApiTables>()
         .ok_or_else(|| mlua::Error::runtime("the battle API is not installed in this VM"))
 }
@@ -173,7 +263,7 @@ pub(super) fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
         Value::UserData(ud) => Ok(ud.borrow::<EntityRef>()?.0),
         Value::Table(t) => {
             let handle: AnyUserData = t
-                .raw_get("entity")
+                .raw_get(ENTITY)
                 .map_err(|_| mlua::Error::runtime("expected an entity"))?;
             Ok(handle.borrow::<EntityRef>()?.0)
         }

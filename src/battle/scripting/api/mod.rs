@@ -1,24 +1,95 @@
 //! What scripts see of a battle: the global `game` object, entity handles, and the tables that
-//! carry chain payloads. Documented for modders in `docs/modding/lua-api.md`.
+//! carry chain payloads. Documented for modders in `docs/modding/lua-api.md`; every object and
+//! its functions are described once ([`CLASSES`], [`types`]), and the runtime installs them
+//! from that description.
 
 mod deprecated;
 mod entity;
 mod game;
 mod handles;
+mod types;
 
 use mlua::{Function, Lua, Table, Value};
 
 use super::HostLink;
-use super::register::{Registration, RegistrationKind};
+use super::register::{REGISTRATION, Registration, RegistrationKind};
 use crate::battle::{Battle, EntityId, Scope, chains};
 use crate::lua::{Fault, ScriptErrorKind};
 
 pub use deprecated::{DEPRECATED, Deprecated};
-use handles::{ApiTables, EntityArg, tables};
+pub(crate) use handles::ENTITY;
+use handles::{
+    ApiTables, ChainName, EntityArg, HANDLE_FIELDS, INSTANCE_FIELDS, Modifier, Reaction,
+};
 pub(crate) use handles::{
     Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
-    entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua,
+    entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
 };
+pub use types::{
+    Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,
+};
+pub(crate) use types::{LuaReturns, LuaTyped, Word, api_functions, install_functions, lua_name};
+
+/// An object of the API as the definitions declare it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassDef {
+    /// Which object.
+    pub class: Class,
+    /// What it is.
+    pub doc: &'static str,
+    /// The object whose fields and functions it has too.
+    pub extends: Option<Class>,
+    /// Its fields.
+    pub fields: &'static [TableField],
+    /// Its functions, called with `:`.
+    pub functions: &'static [ApiFunction],
+    /// Whether scripts may keep fields of their own in it.
+    pub open: bool,
+}
+
+/// Every object scripts hold, with the functions the runtime installs on it.
+pub const CLASSES: &[ClassDef] = &[
+    ClassDef {
+        class: Class::Game,
+        doc: "The battle as scripts see it: the global `game`, also passed to every hook.",
+        extends: None,
+        fields: &[],
+        functions: game::GAME,
+        open: false,
+    },
+    ClassDef {
+        class: Class::EntityBase,
+        doc: "What entity handles and `self` have in common: the entity functions.",
+        extends: None,
+        fields: &[],
+        functions: entity::ENTITY,
+        open: false,
+    },
+    ClassDef {
+        class: Class::Entity,
+        doc: "An entity handle: one per entity, so handles compare with `==` and work as table keys. A handle of an entity that is gone stays valid.",
+        extends: Some(Class::EntityBase),
+        fields: HANDLE_FIELDS,
+        functions: &[],
+        open: false,
+    },
+    ClassDef {
+        class: Class::Instance,
+        doc: "`self` in a behaviour script: one per entity and script, for the script to keep what the entity needs to remember; the entity functions work on it directly.",
+        extends: Some(Class::EntityBase),
+        fields: INSTANCE_FIELDS,
+        functions: INSTANCE,
+        open: true,
+    },
+    ClassDef {
+        class: Class::Registration,
+        doc: "A callback on a chain or a timer, as registering or setting it returned it.",
+        extends: None,
+        fields: &[],
+        functions: REGISTRATION,
+        open: false,
+    },
+];
 
 /// Runs `f` on the battle the calling script belongs to, or fails if there is none (while
 /// scripts load, or under `rampart check`).
@@ -117,39 +188,28 @@ fn register(
         .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
 }
 
-/// Methods of instance tables (`self` in hooks), on top of the entity functions.
+api_functions! {
+    /// The functions of instance tables (`self` in hooks), on top of the entity functions.
+    pub(super) const INSTANCE = [
+        /// Registers a modifier that only runs for payloads about this entity (the target of
+        /// `damage`, the attacker of `speed`, the source of `add_materials`…); it goes with the
+        /// entity.
+        fn modify(lua, this: EntityArg, chain: ChainName, priority: f64, modifier: Modifier) -> Registration {
+            register(lua, RegistrationKind::Modify, Some(this.0), chain.0, priority, modifier.0)
+        }
+        /// Registers a reaction that only runs for payloads about this entity; it goes with the
+        /// entity.
+        fn react(lua, this: EntityArg, chain: ChainName, priority: f64, reaction: Reaction) -> Registration {
+            register(lua, RegistrationKind::React, Some(this.0), chain.0, priority, reaction.0)
+        }
+    ];
+}
+
+/// The metatable of instance tables (`self` in hooks): their functions, then the entity
+/// functions.
 pub(crate) fn instance_meta(lua: &Lua) -> mlua::Result<Table> {
     let methods = lua.create_table()?;
-    methods.raw_set(
-        "modify",
-        lua.create_function(
-            |lua, (this, chain, priority, f): (EntityArg, String, f64, Function)| {
-                register(
-                    lua,
-                    RegistrationKind::Modify,
-                    Some(this.0),
-                    chain,
-                    priority,
-                    f,
-                )
-            },
-        )?,
-    )?;
-    methods.raw_set(
-        "react",
-        lua.create_function(
-            |lua, (this, chain, priority, f): (EntityArg, String, f64, Function)| {
-                register(
-                    lua,
-                    RegistrationKind::React,
-                    Some(this.0),
-                    chain,
-                    priority,
-                    f,
-                )
-            },
-        )?,
-    )?;
+    install_functions(lua, &methods, INSTANCE)?;
     let fallback = lua.create_table()?;
     fallback.raw_set("__index", tables(lua)?.entity_api.clone())?;
     methods.set_metatable(Some(fallback))?;
@@ -164,8 +224,13 @@ pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let weak = lua.create_table()?;
     weak.raw_set("__mode", "v")?;
     handles.set_metatable(Some(weak))?;
+    let entity_api = lua.create_table()?;
+    install_functions(lua, &entity_api, entity::ENTITY)?;
+    let registration_api = lua.create_table()?;
+    install_functions(lua, &registration_api, REGISTRATION)?;
     lua.set_app_data(ApiTables {
-        entity_api: entity::api(lua)?,
+        entity_api,
+        registration_api,
         handles,
     });
     game::install(lua, globals)?;
