@@ -35,7 +35,9 @@ use crate::content::{Behaviour, BlueprintId, BlueprintKind, Placement};
 use crate::waves::model::Tower;
 use crate::worldgen::Pos;
 
-pub use play::{LevelReport, LevelResult, RunReport, play_level, play_level_with, play_run};
+pub use play::{
+    LevelReport, LevelResult, RunReport, play_level, play_level_with, play_run, play_run_with,
+};
 pub use rewards::choose_reward;
 pub use route::{choose_event, choose_purchase, choose_room};
 

@@ -134,6 +134,18 @@ pub fn play_run(
     content: &Arc<ContentDb>,
     config: RunConfig,
     max_levels: u32,
+    on_level: impl FnMut(&LevelPlan, &Battle),
+) -> Result<RunReport, RunError> {
+    play_run_with(content, config, max_levels, |_| {}, on_level)
+}
+
+/// [`play_run`], with `on_start` seeing every battle before it is played (to switch on the
+/// timing of its scripts, say).
+pub fn play_run_with(
+    content: &Arc<ContentDb>,
+    config: RunConfig,
+    max_levels: u32,
+    mut on_start: impl FnMut(&mut Battle),
     mut on_level: impl FnMut(&LevelPlan, &Battle),
 ) -> Result<RunReport, RunError> {
     let ascension = config.ascension;
@@ -160,6 +172,7 @@ pub fn play_run(
                 let plan = run.plan(content)?;
                 let kind = run.map().node(run.map().current()).map(|n| n.kind.name());
                 let mut battle = plan.start(content)?;
+                on_start(&mut battle);
                 result = play_level(&mut battle);
                 on_level(&plan, &battle);
                 let mut level = report(&plan, &battle, result);

@@ -56,6 +56,7 @@ pub use lifecycle::MAX_ENTITIES;
 pub use preview::SegmentCover;
 pub use scripting::api::{Access, TableField};
 pub use scripting::api::{DEPRECATED, Deprecated};
+pub use scripting::cost::{Cost, CostReport, CostRow, ScriptCosts};
 pub use scripting::payload::{Domain, LuaShape};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
@@ -487,6 +488,11 @@ pub struct Battle {
     /// The script errors so far, each distinct one once with its count. Like the log, outside
     /// the state hash: it records what happened and changes nothing.
     script_errors: scripting::ErrorRecord,
+    /// What the scripts of earlier script hosts of this battle cost (hot reload makes a new
+    /// host); like the errors, outside the state hash.
+    earlier_costs: ScriptCosts,
+    /// Whether script calls are timed ([`Battle::time_scripts`]).
+    timing_scripts: bool,
     depth: u32,
     /// Queries being computed (nested); scripts may not change the battle meanwhile.
     querying: u32,
@@ -560,6 +566,8 @@ impl Battle {
             scripts: None,
             log: Vec::new(),
             script_errors: scripting::ErrorRecord::default(),
+            earlier_costs: ScriptCosts::default(),
+            timing_scripts: false,
             depth: 0,
             querying: 0,
             previewing: false,
@@ -697,6 +705,32 @@ impl Battle {
     /// happened.
     pub fn script_error_counts(&self) -> &[ReportedError] {
         self.script_errors.errors()
+    }
+
+    /// What each mod's scripts have cost this battle so far, per script: calls and instructions
+    /// (the same in every run of the battle), and wall time while [`Battle::time_scripts`] was
+    /// on. Outside the state: measuring changes nothing in the battle.
+    pub fn script_costs(&self) -> ScriptCosts {
+        let mut costs = self.earlier_costs.clone();
+        if let Some(host) = &self.scripts {
+            costs.add(&host.costs());
+        }
+        costs
+    }
+
+    /// Starts (`true`) or stops measuring the wall time of script calls for
+    /// [`Battle::script_costs`]; off at first, since reading the clock at every call costs
+    /// time of its own. Only for showing to a person: nothing in the battle depends on it.
+    pub fn time_scripts(&mut self, on: bool) {
+        self.timing_scripts = on;
+        if let Some(host) = &self.scripts {
+            host.time_calls(on);
+        }
+    }
+
+    /// Whether the wall time of script calls is being measured ([`Battle::time_scripts`]).
+    pub fn scripts_timed(&self) -> bool {
+        self.timing_scripts
     }
 
     /// Counts a script error; the first time it happens it is also logged. Returns how many

@@ -138,6 +138,7 @@ impl Battle {
         let mut config = self.config.clone();
         let hub = config.start.hub.take();
         let mut fresh = Battle::new(content, config);
+        fresh.time_scripts(self.timing_scripts);
         fresh.config.start.hub = hub;
         fresh.field = self.field.clone();
         if !same_mods {
@@ -182,6 +183,8 @@ impl Battle {
         let mut errors = std::mem::take(&mut self.script_errors);
         errors.append(std::mem::take(&mut fresh.script_errors));
         fresh.script_errors = errors;
+        // The new host has counted its own loading; what the old one counted is kept too.
+        fresh.earlier_costs = self.script_costs();
         *self = fresh;
         for refund in &refunds {
             let p = &mut self.state.player;

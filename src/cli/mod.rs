@@ -85,7 +85,7 @@ pub enum Command {
     /// accessibility generator) and print it, write it as JSON or draw it as a PNG.
     Hexmap(hexmap::HexmapArgs),
     /// Play runs headless with the autopilot: a table per level, or with --runs the
-    /// distribution of levels won.
+    /// distribution of levels won; with --profile, what each mod's scripts cost.
     Simulate(simulate::SimulateArgs),
     /// Measure a level design's difficulty: bots play it on several seeds; 0 is won without a
     /// scratch, 1 always lost.

@@ -1,5 +1,6 @@
 //! `rampart simulate`: runs played headless by the autopilot — one in detail, or many for the
-//! acts reached and won, the win rate and the levels won, per ascension level.
+//! acts reached and won, the win rate and the levels won, per ascension level; with `--profile`,
+//! what the mods' scripts cost over every battle played.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -9,7 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use rampart::autopilot::{LevelResult, RunReport, play_run};
+use rampart::autopilot::{LevelResult, RunReport, play_run_with};
+use rampart::battle::ScriptCosts;
 use rampart::level::replay::Replay;
 use rampart::run::{Difficulty, Run, RunConfig};
 
@@ -44,8 +46,14 @@ pub struct SimulateArgs {
     pub record: Option<PathBuf>,
     /// Instead of playing, merge sweeps written with `--runs N --json FILE` over consecutive
     /// seed ranges (on other machines, say) into the report one sweep over all of them gives.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["seed", "record"])]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["seed", "record", "profile"])]
     pub merge: Vec<PathBuf>,
+    /// After the usual output, print what the mods' scripts cost over every battle played: per
+    /// mod, and the scripts that ran the most instructions, with their calls, instructions (the
+    /// same on every machine), share and wall time in milliseconds. On standard error when the
+    /// JSON goes to standard output.
+    #[arg(long)]
+    pub profile: bool,
     #[command(flatten)]
     pub jobs: Jobs,
 }
@@ -189,7 +197,7 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
     let progress = Progress::new(runs.len() as u64);
     // Each run is independent and collected in order, so the report is the same with any
     // number of threads.
-    let played: Vec<Result<RunReport, String>> = args.jobs.install(|| {
+    let played: Vec<Result<(RunReport, ScriptCosts), String>> = args.jobs.install(|| {
         runs.par_iter()
             .map(|&(ascension, seed)| {
                 let report = play_one(&content, args, ascension, seed);
@@ -199,14 +207,17 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
             .collect()
     })?;
     progress.finish();
-    let reports: Vec<RunReport> = played
+    let (reports, costs): (Vec<RunReport>, Vec<ScriptCosts>) = played
         .into_iter()
-        .collect::<Result<_, _>>()
-        .map_err(Failure::error)?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::error)?
+        .into_iter()
+        .unzip();
     if reports.len() == 1 {
         let report = &reports[0];
         let json = serde_json::to_string_pretty(report).expect("reports serialise");
-        return write_output(args.json.as_deref(), &json, || run_table(report));
+        write_output(args.json.as_deref(), &json, || run_table(report))?;
+        return print_profile(args, &costs);
     }
     let sweep = Sweep::new(
         seed,
@@ -218,16 +229,40 @@ pub fn run(context: &Context, args: &SimulateArgs) -> Result<(), Failure> {
         reports,
     );
     let json = serde_json::to_string_pretty(&sweep).expect("reports serialise");
-    write_output(args.json.as_deref(), &json, || sweep_table(&sweep))
+    write_output(args.json.as_deref(), &json, || sweep_table(&sweep))?;
+    print_profile(args, &costs)
 }
 
-/// Plays the run with `seed` at `ascension`, recording its levels when `--record` asks.
+/// Scripts listed by `--profile` (the rest are counted on one line).
+const PROFILE_TOP: usize = 20;
+
+/// With `--profile`, prints the scripts' costs of every run added up (in run order, so the
+/// counts do not depend on the threads): on standard output after the usual output, or on
+/// standard error when the JSON went to standard output.
+fn print_profile(args: &SimulateArgs, runs: &[ScriptCosts]) -> Result<(), Failure> {
+    if !args.profile {
+        return Ok(());
+    }
+    let mut costs = ScriptCosts::default();
+    for run in runs {
+        costs.add(run);
+    }
+    let table = costs.report(PROFILE_TOP).to_string();
+    match args.json.as_deref() {
+        Some("-") => eprintln!("{table}"),
+        _ => out!("\n{table}"),
+    }
+    Ok(())
+}
+
+/// Plays the run with `seed` at `ascension`, recording its levels when `--record` asks; with
+/// `--profile`, also what its battles' scripts cost (otherwise an empty table).
 fn play_one(
     content: &Arc<rampart::content::ContentDb>,
     args: &SimulateArgs,
     ascension: u32,
     seed: u64,
-) -> Result<RunReport, String> {
+) -> Result<(RunReport, ScriptCosts), String> {
     let config = RunConfig {
         seed,
         starting_blueprints: None,
@@ -235,25 +270,36 @@ fn play_one(
         ascension,
     };
     let mut record_error = None;
-    let report = play_run(content, config, args.levels, |plan, battle| {
-        let Some(dir) = &args.record else {
-            return;
-        };
-        let name = match ascension {
-            0 => format!("run-{seed}-level-{}.json", plan.level),
-            a => format!("run-{seed}-a{a}-level-{}.json", plan.level),
-        };
-        let path = dir.join(name);
-        let record = Replay::record(battle, &plan.setup);
-        let json = serde_json::to_string(&record).expect("records serialise");
-        if let Err(e) = std::fs::write(&path, json) {
-            record_error = Some(format!("cannot write {}: {e}", path.display()));
-        }
-    })
+    let mut costs = ScriptCosts::default();
+    let time_scripts = |battle: &mut rampart::battle::Battle| battle.time_scripts(args.profile);
+    let report = play_run_with(
+        content,
+        config,
+        args.levels,
+        time_scripts,
+        |plan, battle| {
+            if args.profile {
+                costs.add(&battle.script_costs());
+            }
+            let Some(dir) = &args.record else {
+                return;
+            };
+            let name = match ascension {
+                0 => format!("run-{seed}-level-{}.json", plan.level),
+                a => format!("run-{seed}-a{a}-level-{}.json", plan.level),
+            };
+            let path = dir.join(name);
+            let record = Replay::record(battle, &plan.setup);
+            let json = serde_json::to_string(&record).expect("records serialise");
+            if let Err(e) = std::fs::write(&path, json) {
+                record_error = Some(format!("cannot write {}: {e}", path.display()));
+            }
+        },
+    )
     .map_err(|e| format!("run {seed}: {e}"))?;
     match record_error {
         Some(e) => Err(e),
-        None => Ok(report),
+        None => Ok((report, costs)),
     }
 }
 

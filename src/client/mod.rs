@@ -6,8 +6,8 @@
 //! shops and events ([`stops`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
 //! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
-//! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]) and the
-//! scripted scene the render test drives ([`scene`]). Each frame runs [`ClientSet::Input`],
+//! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]), the debug
+//! overlay on F3 ([`debug`]) and the scripted scene the render test drives ([`scene`]). Each frame runs [`ClientSet::Input`],
 //! then [`ClientSet::Simulate`], then [`ClientSet::Present`].
 //! `docs/client.md` lists the controls.
 
@@ -18,6 +18,7 @@
 pub mod actions;
 pub mod camera;
 pub mod cards;
+pub mod debug;
 pub mod highlight;
 pub mod hp;
 pub mod hud;
@@ -223,6 +224,7 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         cards::CardsPlugin,
         run_map::RunMapPlugin,
         stops::StopsPlugin,
+        debug::DebugOverlayPlugin,
     ));
     if let Some(dir) = options.scene {
         app.add_plugins(scene::ScenePlugin { dir });

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
@@ -62,6 +63,8 @@ pub struct Session {
     /// Buildings placed and abilities used this level, by kind (tower, economic, special,
     /// ability), for the tutorial.
     pub placed: [u32; 4],
+    /// Ticks run and the wall time they took since the debug overlay last took them.
+    pub tick_time: (u32, Duration),
 }
 
 /// What a building has done this level (its damage is the battle's `damage_dealt`).
@@ -195,6 +198,7 @@ impl Session {
             frame_log: Vec::new(),
             stats: BTreeMap::new(),
             placed: [0; 4],
+            tick_time: (0, Duration::ZERO),
         }
     }
 
@@ -251,14 +255,17 @@ impl Session {
         }
     }
 
-    /// Runs one tick, remembering where everything stood before it.
+    /// Runs one tick, remembering where everything stood before it, and how long it took.
     fn step(&mut self) {
         self.before = self
             .battle
             .entities()
             .map(|(id, e)| (id, e.position))
             .collect();
+        let started = Instant::now();
         self.battle.step();
+        self.tick_time.0 += 1;
+        self.tick_time.1 += started.elapsed();
     }
 
     /// Shows `text` to the player for a few seconds.

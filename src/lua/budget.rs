@@ -27,6 +27,9 @@ const CLOCK_EVERY: u64 = 4096;
 pub struct Budget {
     remaining: Cell<u64>,
     spent: Cell<u64>,
+    /// Units spent by the outermost calls before the current one: added up when a call
+    /// starts, so that [`Budget::executed`] costs nothing per interrupt.
+    earlier: Cell<u64>,
     depth: Cell<u32>,
     wall_clock: Cell<Duration>,
     /// When the clock was first read in the current call; reading it on entry would cost more
@@ -59,6 +62,7 @@ impl Budget {
     pub fn enter(&self, instructions: u64, wall_clock: Duration) -> BudgetGuard<'_> {
         if self.depth.get() == 0 {
             self.remaining.set(instructions);
+            self.earlier.set(self.earlier.get() + self.spent.get());
             self.spent.set(0);
             self.wall_clock.set(wall_clock);
             self.started.set(None);
@@ -164,6 +168,13 @@ impl Budget {
     pub fn spent(&self) -> u64 {
         self.spent.get()
     }
+
+    /// Units spent by every call since the budget was made: it only grows, so the difference
+    /// of two readings is what ran in between (what a host reads at the start and end of a call
+    /// to know what that call cost).
+    pub fn executed(&self) -> u64 {
+        self.earlier.get() + self.spent.get()
+    }
 }
 
 /// Ends a host call when dropped.
@@ -201,6 +212,27 @@ mod tests {
         drop(outer);
         let _again = b.enter(1, Duration::from_secs(60));
         assert!(b.spend().is_ok());
+    }
+
+    #[test]
+    fn executed_counts_every_call_and_only_grows() {
+        let b = Budget::new();
+        assert_eq!(b.executed(), 0);
+        for expected in [2, 4] {
+            let _call = b.enter(1000, Duration::from_secs(60));
+            b.spend().unwrap();
+            assert!(b.spend_quick());
+            assert_eq!(b.executed(), expected);
+        }
+        let before = b.executed();
+        let _call = b.enter(1000, Duration::from_secs(60));
+        assert_eq!(
+            b.executed(),
+            before,
+            "a new call keeps what earlier calls spent"
+        );
+        b.spend().unwrap();
+        assert_eq!(b.executed(), before + 1);
     }
 
     #[test]

@@ -50,6 +50,7 @@ mod runs;
 mod saves;
 mod scenario_cli;
 mod scenarios;
+mod script_cost;
 mod script_limits;
 mod terrain_parse;
 mod tutorial_data;

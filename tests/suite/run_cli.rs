@@ -1,5 +1,6 @@
 //! `rampart waves` and `rampart simulate` as tools call them: their JSON checked from the outside,
-//! the same output from separate processes, and a sweep's progress and distribution.
+//! the same output from separate processes, a sweep's progress and distribution, and the scripts'
+//! cost table of `--profile`.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -371,4 +372,65 @@ fn simulate_gives_the_same_bytes_on_one_thread_or_two_and_merges_split_sweeps() 
     std::fs::write(&other, "{\"first_seed\": 1}").unwrap();
     let broken = refused(dir, &["simulate", "--merge", other.to_str().unwrap()]);
     assert!(broken.contains("is not a sweep written by"), "{broken}");
+}
+
+/// The rows of a printed cost table without their last column (wall time varies).
+fn counted_rows(table: &str) -> Vec<String> {
+    table
+        .lines()
+        .filter(|l| l.contains("scripts/") || l.starts_with("script cost:"))
+        .map(|l| match l.starts_with("script cost:") {
+            true => l.split(" instructions").next().unwrap().to_string(),
+            false => {
+                let mut words: Vec<&str> = l.split_whitespace().collect();
+                words.pop();
+                words.join(" ")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn simulate_profile_prints_the_table_after_its_output() {
+    let home = tempfile::tempdir().unwrap();
+    let args = [
+        &ARMED[..],
+        &[
+            "simulate",
+            "--seed",
+            "4",
+            "--levels",
+            "1",
+            "--runs",
+            "2",
+            "--profile",
+        ],
+    ]
+    .concat();
+    let out = rampart(home.path(), &args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (usual, table) = stdout
+        .split_once("script cost:")
+        .expect("the table follows the usual output");
+    assert!(usual.contains("win rate"), "{usual}");
+    let table = format!("script cost:{table}");
+    let rows = counted_rows(&table);
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("scripts/") && r.contains(" core ")),
+        "{table}"
+    );
+    assert!(
+        table.contains("share") && table.contains("wall ms"),
+        "{table}"
+    );
+
+    // The same counts on one thread as on two; with the JSON on standard output, the table
+    // goes to standard error.
+    let one = rampart(home.path(), &[&args[..], &["--jobs", "1"]].concat());
+    assert_eq!(counted_rows(&String::from_utf8_lossy(&one.stdout)), rows);
+    let json = rampart(home.path(), &[&args[..], &["--json", "-"]].concat());
+    let _: serde_json::Value = serde_json::from_slice(&json.stdout).expect("only JSON on stdout");
+    let stderr = String::from_utf8_lossy(&json.stderr);
+    assert_eq!(counted_rows(&stderr), rows, "{stderr}");
 }

@@ -29,6 +29,13 @@ pub const MAX_SCRIPT_FAILURES: u32 = 10;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct ScriptId(usize);
 
+impl ScriptId {
+    /// The script's place in the order the host first met scripts.
+    pub(super) fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// One script's failures so far.
 struct Budget {
     mod_index: usize,
@@ -84,6 +91,14 @@ impl Budgets {
         self.of_function(mod_index, function, || {
             caller_location(lua).map_or_else(|| "(a built-in function)".into(), |(file, _)| file)
         })
+    }
+
+    /// Every script met so far as (id, mod by load order, file), in id order.
+    pub(super) fn all(&self) -> Vec<(ScriptId, usize, String)> {
+        let scripts = self.scripts.borrow();
+        let all = scripts.iter().enumerate();
+        all.map(|(i, s)| (ScriptId(i), s.mod_index, s.file.clone()))
+            .collect()
     }
 
     /// Whether the script has been switched off.

@@ -12,7 +12,8 @@
 //! The same shared state counts each script's failures and switches a script off after
 //! [`MAX_SCRIPT_FAILURES`](super::failures::MAX_SCRIPT_FAILURES) ([`Budgets`]), and keeps
 //! each mod's limits per tick ([`TickLimits`]): whose account the instructions of a call are
-//! charged to is set along with the lent battle.
+//! charged to is set along with the lent battle, and what each call costs is counted when
+//! its guard ends ([`Meter`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -23,6 +24,7 @@ use mlua::Lua;
 
 use super::super::{Battle, LogKind, Owner};
 use super::api::HandleCache;
+use super::cost::{Meter, Resume};
 use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;
 use crate::lua::{Budget, Sandbox, ScriptError};
@@ -41,6 +43,8 @@ pub(crate) struct HostShared {
     warned: RefCell<BTreeSet<String>>,
     /// What each mod's scripts may still do this tick.
     pub(super) limits: TickLimits,
+    /// What each script's calls cost.
+    pub(super) meter: Meter,
     /// Errors raised with no battle to log them in (under `rampart check`).
     pub(super) unlogged: RefCell<Vec<ScriptError>>,
 }
@@ -49,6 +53,8 @@ pub(crate) struct HostShared {
 pub(super) struct Active<'a> {
     shared: &'a HostShared,
     previous: (*mut Battle, Option<Owner>, Option<usize>),
+    /// The script this call interrupted, for the meter.
+    resume: Resume,
     _battle: PhantomData<&'a mut Battle>,
 }
 
@@ -56,7 +62,9 @@ impl Drop for Active<'_> {
     fn drop(&mut self) {
         self.shared.battle.set(self.previous.0);
         self.shared.owner.set(self.previous.1);
-        self.shared.limits.budget().set_account(self.previous.2);
+        let budget = self.shared.limits.budget();
+        budget.set_account(self.previous.2);
+        self.shared.meter.end(self.resume, budget.executed());
     }
 }
 
@@ -69,26 +77,31 @@ impl HostShared {
             budgets: Budgets::default(),
             warned: RefCell::new(BTreeSet::new()),
             limits: TickLimits::new(mods, budget),
+            meter: Meter::default(),
             unlogged: RefCell::new(Vec::new()),
         })
     }
 
-    /// Lends `battle` to scripts for as long as the guard lives; `owner` owns what they register,
-    /// and the instructions they take are charged to the tick's allowance of mod `account`.
+    /// Lends `battle` to scripts for as long as the guard lives, for a call of `script`;
+    /// `owner` owns what they register, the instructions they take are charged to the tick's
+    /// allowance of mod `account`, and the call's cost to `script`.
     pub(super) fn activate<'a>(
         &'a self,
         battle: &'a mut Battle,
+        script: ScriptId,
         owner: Owner,
         account: Option<usize>,
     ) -> Active<'a> {
+        let budget = self.limits.budget();
         let previous = (
             self.battle.replace(battle as *mut Battle),
             self.owner.replace(Some(owner)),
-            self.limits.budget().set_account(account),
+            budget.set_account(account),
         );
         Active {
             shared: self,
             previous,
+            resume: self.meter.start(script, budget.executed()),
             _battle: PhantomData,
         }
     }

@@ -3,7 +3,7 @@
 //! the length of a call ([`lend`]; it and the stack pushes of `api::handles` hold the `unsafe`),
 //! script callbacks on the chains ([`register`]), payloads as Lua tables ([`payload`]), and the
 //! API scripts call ([`api`]: `game`, entity handles), documented for modders in
-//! `docs/modding/lua-api.md`.
+//! `docs/modding/lua-api.md`, and what each script's calls cost ([`cost`]).
 //!
 //! # Failure
 //! Every call into Lua is budgeted by the sandbox. A failing call is skipped (a modifier leaves
@@ -14,6 +14,7 @@
 //! what all of a mod's calls do in one tick.
 
 pub mod api;
+pub mod cost;
 pub mod defs;
 pub mod failures;
 mod lend;
@@ -228,14 +229,16 @@ impl ScriptHost {
         for (i, rt) in self.runtimes.iter().enumerate() {
             let Some(rt) = rt else { continue };
             for path in rt.sandbox.script_paths() {
+                let script = self.shared.budgets.id(i, path);
                 let result = {
                     // Loading has its own budget per script, not the tick's.
-                    let _lent = self.shared.activate(battle, Owner::Mod(i as u32), None);
+                    let _lent = self
+                        .shared
+                        .activate(battle, script, Owner::Mod(i as u32), None);
                     rt.sandbox.load_script(path)
                 };
                 if let Err(e) = result {
-                    self.shared
-                        .report(Some(battle), self.shared.budgets.id(i, path), e);
+                    self.shared.report(Some(battle), script, e);
                 }
             }
         }
@@ -397,9 +400,9 @@ impl ScriptHost {
                 continue;
             };
             let result = {
-                let _lent = self
-                    .shared
-                    .activate(battle, Owner::Entity(entity), Some(mod_index));
+                let _lent =
+                    self.shared
+                        .activate(battle, *script, Owner::Entity(entity), Some(mod_index));
                 rt.sandbox.call::<()>(function, (&instance.this, &rt.game))
             };
             if let Err(e) = result {
@@ -421,6 +424,23 @@ impl ScriptHost {
     /// Starts a new tick for the limits of every mod (see [`limits`]).
     pub(crate) fn new_tick(&self) {
         self.shared.limits.new_tick();
+    }
+
+    /// What each script's calls have cost so far, by mod id and script path.
+    pub(crate) fn costs(&self) -> cost::ScriptCosts {
+        let mut costs = cost::ScriptCosts::default();
+        for (id, mod_index, file) in self.shared.budgets.all() {
+            let spent = self.shared.meter.cost(id);
+            if spent.calls > 0 {
+                costs.add_script(&self.content.mods[mod_index].id, &file, spent);
+            }
+        }
+        costs
+    }
+
+    /// Starts or stops timing the scripts' calls (see [`cost`]).
+    pub(crate) fn time_calls(&self, on: bool) {
+        self.shared.meter.time(on);
     }
 
     /// Forgets a removed entity's instance.

@@ -288,7 +288,8 @@ impl LuaCallback {
         });
         let result = match prepared {
             Ok(args) => {
-                let _lent = shared.activate(battle, self.owner, Some(self.link.mod_index));
+                let _lent =
+                    shared.activate(battle, self.script, self.owner, Some(self.link.mod_index));
                 let args = CallArgs {
                     cache: &self.link.handles,
                     known,
