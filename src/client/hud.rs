@@ -443,13 +443,10 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                     "Pause".into()
                 }
             }
-            HudText::Speed => {
-                if session.speed == 2 {
-                    ">> 2x".into()
-                } else {
-                    "> 1x".into()
-                }
-            }
+            HudText::Speed => match session.speed {
+                1 => "> 1x".into(),
+                n => format!(">> {n}x"),
+            },
             HudText::Notices => session
                 .notices
                 .iter()

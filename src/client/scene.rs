@@ -40,6 +40,10 @@ use crate::content::BlueprintKind;
 use crate::run::{Difficulty, RunConfig};
 use crate::worldgen::Pos;
 
+/// The speed the autopilot plays the rest of the level at: a scene's speed, not one the player
+/// is offered.
+const FAST_FORWARD: u32 = 8;
+
 /// The run seed of the scene.
 pub const SEED: u64 = 7;
 /// How many towers the scene places.
@@ -716,7 +720,7 @@ fn play(
             let lines = hud_lines(&stage.texts, &stage.bars);
             script.seen.extend(lines);
         }
-        // The autopilot plays the rest of the level at 2×, then Continue.
+        // The autopilot plays the rest of the level, fast, then Continue.
         42 => {
             let Some(session) = game.0.as_mut() else {
                 return fail(&script, &mut stage.exit, "the battle is gone");
@@ -730,6 +734,9 @@ fn play(
                 }
                 Phase::Lost => return fail(&script, &mut stage.exit, "the level was lost"),
                 _ => {
+                    // Playing out the level is the scene's longest step; the player's 2× is
+                    // already seen in the waves before.
+                    session.speed = FAST_FORWARD;
                     script.pilot.act(&mut session.battle);
                     // A level takes minutes; the patience is per wave.
                     if session.battle.wave() as u64 != script.mark {

@@ -37,7 +37,7 @@ pub struct Session {
     pub plan: LevelPlan,
     /// The current level's battle.
     pub battle: Battle,
-    /// Game speed: 1 or 2.
+    /// Game speed: 1 or 2 (the scripted scene plays a level out at more).
     pub speed: u32,
     /// Whether the clock stands still.
     pub paused: bool,
