@@ -55,6 +55,10 @@ pub struct TryArgs {
     /// Write the report as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE|-")]
     pub json: Option<String>,
+    /// Also measure the wall time each script takes (unlike calls and instructions, it differs
+    /// from run to run).
+    #[arg(long)]
+    pub time_scripts: bool,
 }
 
 /// Reads `--with`: `mod:name@x,y`.
@@ -106,7 +110,7 @@ pub fn run(context: &Context, args: &TryArgs) -> Result<(), Failure> {
         }
         (None, None) => unreachable!("clap requires a blueprint or a scenario"),
     };
-    let report = scenario::play(&content, &scenario, config);
+    let report = scenario::play(&content, &scenario, config, args.time_scripts);
     write_output(args.json.as_deref(), &report.to_json(), || {
         report.text().trim_end_matches('\n').to_string()
     })?;

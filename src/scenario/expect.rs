@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::format::{Expectation, Measure, Of, Stat, Who};
 use super::report::{AttackerReport, BuildingReport, Checked, Report};
+use crate::battle::CostRow;
 use crate::content::describe::number;
 
 impl Expectation {
@@ -125,6 +126,14 @@ impl Measure {
         }
     }
 
+    /// The mod or script it is about, if it is about scripts.
+    pub fn scripts(&self) -> Option<&str> {
+        match self {
+            Measure::ScriptInstructions(s) | Measure::ScriptCalls(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The number in `report`, or why there is none (nothing stood where the measure looks).
     pub fn measure(&self, report: &Report) -> Result<f64, String> {
         use Measure::*;
@@ -203,8 +212,25 @@ impl Measure {
             ScriptErrors => f64::from(report.script_errors.iter().map(|e| e.times).sum::<u32>()),
             Refused => report.refused.len() as f64,
             WavesEnded => f64::from(report.waves.ended),
+            ScriptInstructions(scripts) => {
+                script_row(report, scripts).map_or(0, |r| r.instructions) as f64
+            }
+            ScriptCalls(scripts) => script_row(report, scripts).map_or(0, |r| r.calls) as f64,
             _ => unreachable!("every other measure is about buildings or attackers"),
         })
+    }
+}
+
+/// The cost report's line of a mod (`"frost"`) or of one of its scripts
+/// (`"frost:scripts/ice.lua"`); none when it was never called.
+fn script_row<'a>(report: &'a Report, scripts: &str) -> Option<&'a CostRow> {
+    let cost = &report.script_cost;
+    match scripts.split_once(':') {
+        None => cost.mods.iter().find(|r| r.mod_id == scripts),
+        Some((mod_id, path)) => cost
+            .scripts
+            .iter()
+            .find(|r| r.mod_id == mod_id && r.script.as_deref() == Some(path)),
     }
 }
 
@@ -265,7 +291,17 @@ impl fmt::Display for Measure {
             ScriptErrors => f.write_str("script errors"),
             Refused => f.write_str("refused actions"),
             WavesEnded => f.write_str("waves ended"),
+            ScriptInstructions(s) => write!(f, "instructions run by {}", scripts_named(s)),
+            ScriptCalls(s) => write!(f, "calls into {}", scripts_named(s)),
         }
+    }
+}
+
+/// `frost`'s scripts, or the one script `frost:scripts/ice.lua`, in words.
+fn scripts_named(scripts: &str) -> String {
+    match scripts.contains(':') {
+        true => scripts.to_string(),
+        false => format!("{scripts}'s scripts"),
     }
 }
 

@@ -325,6 +325,11 @@ pub enum Measure {
     Refused,
     /// Waves that ended.
     WavesEnded,
+    /// Instructions run by a mod's scripts (`"frost"`) or by one script
+    /// (`"frost:scripts/ice.lua"`), as the battle counts them: the same in every run.
+    ScriptInstructions(String),
+    /// Calls into a mod's scripts or into one script, named as for `ScriptInstructions`.
+    ScriptCalls(String),
 }
 
 /// The buildings and abilities a measure is about: numbers add up over all of them, a statistic

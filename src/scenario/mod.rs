@@ -283,6 +283,11 @@ impl Scenario {
                 attacker("expect", id);
             }
         }
+        for m in self.expect.iter().filter_map(Expectation::measure) {
+            if let Some(scripts) = m.scripts() {
+                problems.extend(unknown_scripts(content, scripts));
+            }
+        }
         problems
     }
 
@@ -348,6 +353,34 @@ fn unknown<'a>(
     );
     p.help = did_you_mean(id, known);
     p
+}
+
+/// Why `scripts` — a mod (`frost`) or one of its scripts (`frost:scripts/ice.lua`) — names
+/// nothing loaded, if it does.
+fn unknown_scripts(content: &ContentDb, scripts: &str) -> Option<Problem> {
+    let (mod_id, path) = match scripts.split_once(':') {
+        Some((m, p)) => (m, Some(p)),
+        None => (scripts, None),
+    };
+    let mods = || content.mods.iter().map(|m| m.id.as_str());
+    let Some(m) = content.mods.iter().find(|m| m.id == mod_id) else {
+        let mut p = unknown("expect", "mod", mod_id, mods());
+        p.message = format!("no mod `{mod_id}` is loaded");
+        return Some(p);
+    };
+    let path = path?;
+    if m.scripts.contains_key(path) {
+        return None;
+    }
+    let known: Vec<String> = m.scripts.keys().map(|p| format!("{mod_id}:{p}")).collect();
+    let mut p = unknown(
+        "expect",
+        "script",
+        scripts,
+        known.iter().map(String::as_str),
+    );
+    p.message = format!("mod `{mod_id}` has no script `{path}`");
+    Some(p)
 }
 
 /// The blueprint the game puts on the Hub's tile: core's if it is loaded, else the first

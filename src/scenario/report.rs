@@ -1,6 +1,6 @@
 //! What a scenario's battle did: the report `rampart try` prints, and writes as JSON with
 //! `--json` (its shape is documented in `docs/modding/scenarios.md`). Maps are sorted, so the
-//! same battle gives the same report, byte for byte.
+//! same battle gives the same report, byte for byte, unless the scripts' wall time was measured.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -8,7 +8,11 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::Stat;
+use crate::battle::CostReport;
 use crate::content::describe::number;
+
+/// Scripts the text report lists by cost (the JSON has them all).
+const SCRIPTS_SHOWN: usize = 5;
 
 /// Everything a scenario's battle did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,6 +41,9 @@ pub struct Report {
     pub script_errors: Vec<ScriptErrorReport>,
     /// Scripts switched off for too many errors, as the battle said it.
     pub scripts_switched_off: Vec<String>,
+    /// What the scripts cost: every mod and every script that was called, most instructions
+    /// first (wall times are 0 unless they were measured).
+    pub script_cost: CostReport,
     /// The scenario's expectations, checked.
     pub expectations: Vec<Checked>,
     /// Whether every expectation holds.
@@ -287,6 +294,10 @@ impl Report {
             let _ = writeln!(out, "not done: {n}");
         }
         errors_text(&mut out, self);
+        let mut cost = self.script_cost.clone();
+        cost.more_scripts += cost.scripts.len().saturating_sub(SCRIPTS_SHOWN);
+        cost.scripts.truncate(SCRIPTS_SHOWN);
+        let _ = writeln!(out, "{cost}");
         for c in &self.expectations {
             let _ = writeln!(out, "{}", c.line());
         }

@@ -23,9 +23,17 @@ use super::report::{
 };
 
 /// Plays `scenario` in a battle made from `config` (what [`Scenario::prepare`] set up) and
-/// reports what happened, its expectations checked.
-pub fn play(content: &Arc<ContentDb>, scenario: &Scenario, config: BattleConfig) -> Report {
+/// reports what happened, its expectations checked. With `time_scripts`, the report's script
+/// costs also hold the wall time each script took, which differs from run to run; without, the
+/// same scenario gives the same report every time.
+pub fn play(
+    content: &Arc<ContentDb>,
+    scenario: &Scenario,
+    config: BattleConfig,
+    time_scripts: bool,
+) -> Report {
     let mut battle = Battle::new(content.clone(), config);
+    battle.time_scripts(time_scripts);
     let mut plan = Plan::new(scenario);
     let mut seen = Observer::new(&battle);
     let limit = scenario.ticks.unwrap_or(DEFAULT_TICKS);
@@ -686,6 +694,7 @@ impl Observer {
                 })
                 .collect(),
             scripts_switched_off: self.switched_off,
+            script_cost: battle.script_costs().report(usize::MAX),
             expectations: Vec::new(),
             passed: true,
         }

@@ -174,6 +174,7 @@ fn json_has_the_documented_shape() {
             "refused",
             "resources",
             "scenario",
+            "script_cost",
             "script_errors",
             "scripts_switched_off",
             "ticks",
@@ -380,23 +381,35 @@ fn test_mod_lists_failures_and_script_errors_and_exits_1() {
         lines[0].starts_with("ok   ") && lines[0].contains("a_fine.ron"),
         "{stdout}"
     );
+    // Its script's top level ran once, when the battle loaded it.
     assert!(
-        lines[1].starts_with("FAIL ") && lines[1].contains("b_errors.ron"),
+        lines[1].starts_with("  mod `probe`'s scripts: 1 call, "),
         "{stdout}"
     );
     assert!(
-        lines[2].starts_with("  FAILED: no script errors: 5 script errors"),
+        lines[2].starts_with("FAIL ") && lines[2].contains("b_errors.ron"),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].starts_with("  FAILED: no script errors: 5 script errors"),
         "{stdout}"
     );
     assert_eq!(
-        lines[3],
+        lines[4],
         "  script error: [probe] scripts/prober.lua:3: boom … repeated 4 times"
     );
+    // Loaded once, then called at each of the 5 ticks; no wall time when untimed.
     assert!(
-        lines[4].starts_with("FAIL ") && lines[4].contains("c_broken.ron"),
+        lines[5].starts_with("  mod `probe`'s scripts: 6 calls, ")
+            && lines[5].contains("; most: scripts/prober.lua ("),
         "{stdout}"
     );
-    assert_eq!(lines[5], "mod `probe`: 3 scenarios, 1 passed, 2 failed");
+    assert!(!lines[5].contains(" ms"), "{stdout}");
+    assert!(
+        lines[6].starts_with("FAIL ") && lines[6].contains("c_broken.ron"),
+        "{stdout}"
+    );
+    assert_eq!(lines[7], "mod `probe`: 3 scenarios, 1 passed, 2 failed");
     assert!(
         stderr.contains("unknown field `wavs` in a scenario"),
         "{stderr}"

@@ -17,7 +17,7 @@ fn play(content: &Arc<ContentDb>, text: &str) -> Report {
     let config = scenario
         .prepare(content)
         .expect("a scenario that can be played");
-    scenario::play(content, &scenario, config)
+    scenario::play(content, &scenario, config, false)
 }
 
 #[test]
@@ -63,6 +63,73 @@ return {
     assert_eq!(medic.damage_by_type["energy"], medic.damage);
     assert_eq!(report.attackers[0].damage_taken, medic.damage);
     assert!(report.passed, "{:?}", report.expectations);
+    // Its script was called every tick it stood (and once to load), nothing was timed.
+    let cost = &report.script_cost;
+    let script = cost
+        .scripts
+        .iter()
+        .find(|r| r.script.as_deref() == Some("scripts/medic.lua"))
+        .expect("the medic's script was called");
+    assert_eq!(script.mod_id, "med");
+    assert!(script.calls > report.ticks, "{script:?}");
+    assert!(script.instructions > script.calls, "{script:?}");
+    assert_eq!(cost.wall_ms, 0.0);
+}
+
+#[test]
+fn a_scenario_bounds_what_a_mods_scripts_cost() {
+    let content = Mods::new().load_with_core();
+    let text = |bound: &str| {
+        format!(
+            r#"(
+    buildings: [(blueprint: "core:sniper", tile: (7, 4))],
+    waves: [(send: [(attacker: "core:skeleton", count: 3, every: 20)])],
+    expect: [{bound}],
+)"#
+        )
+    };
+    let report = play(
+        &content,
+        &text(r#"AtLeast(ScriptCalls("core"), 1), AtMost(ScriptInstructions("core"), 1)"#),
+    );
+    let core = report.script_cost.mods[0].clone();
+    assert_eq!(core.mod_id, "core");
+    let [calls, instructions] = &report.expectations[..] else {
+        panic!("{:?}", report.expectations)
+    };
+    assert!(calls.passed, "{calls:?}");
+    assert_eq!(calls.measured, Some(core.calls as f64));
+    assert!(!instructions.passed, "{instructions:?}");
+    assert_eq!(instructions.measured, Some(core.instructions as f64));
+    assert_eq!(
+        instructions.expectation,
+        "instructions run by core's scripts at most 1"
+    );
+    // A script of a mod that was loaded but that nothing called costs nothing; a misspelt one
+    // is a mistake in the file, with the name probably meant.
+    let script = &report.script_cost.scripts[0];
+    let one = format!("{}:{}", script.mod_id, script.script.as_deref().unwrap());
+    let report = play(
+        &content,
+        &text(&format!("AtLeast(ScriptInstructions(\"{one}\"), 1)")),
+    );
+    assert!(report.passed, "{:?}", report.expectations);
+    let typo = one.replacen(".lua", ".lu", 1);
+    let scenario: Scenario = rampart::ron_file::parse(&SourceFile::new(
+        "test.ron",
+        text(&format!("AtMost(ScriptInstructions(\"{typo}\"), 1)")),
+    ))
+    .unwrap();
+    let problems = scenario.prepare(&content).expect_err("an unknown script");
+    let path = typo.split_once(':').unwrap().1;
+    assert_eq!(
+        problems[0].message,
+        format!("mod `core` has no script `{path}`")
+    );
+    assert_eq!(
+        problems[0].help.as_deref(),
+        Some(format!("did you mean `{one}`?").as_str())
+    );
 }
 
 #[test]
