@@ -1,11 +1,13 @@
 //! `rampart new-mod`: a new mod folder made from the template in `templates/new-mod/` — a
-//! manifest, a tower with its script, a scenario that tests it, an editor configuration and a
-//! README — ready for `rampart check` and `rampart test-mod`.
+//! manifest, a tower with its script, a scenario that tests it, an editor configuration with the
+//! script API's definitions (what `rampart api` writes) and a README — ready for `rampart check`
+//! and `rampart test-mod`.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use rampart::battle::scripting::defs;
 use rampart::files::write_atomically;
 use rampart::modding::UserDirs;
 use rampart::modding::manifest::{MOD_ID_RULE, game_version, is_valid_mod_id};
@@ -50,7 +52,13 @@ const TEMPLATE: [(&str, &str); 6] = [
     ),
 ];
 
-/// Creates the mod's folder and writes the template into it. An invalid id, a folder that
+/// Where the Lua Language Server's annotations go (`.luarc.json` reads `types/`).
+const LUA_LS_DEFINITIONS: &str = "types/rampart.d.lua";
+
+/// Where luau-lsp's definitions go.
+const LUAU_DEFINITIONS: &str = "types/rampart.d.luau";
+
+/// Creates the mod's folder and writes the template and the API's definitions into it. An invalid id, a folder that
 /// exists already or a file that cannot be written is an error (exit 2).
 pub fn run(args: &NewModArgs) -> Result<(), Failure> {
     let id = &args.id;
@@ -78,9 +86,15 @@ pub fn run(args: &NewModArgs) -> Result<(), Failure> {
         ("{{name}}", display_name(id)),
         ("{{game}}", game_requirement()),
     ];
-    for (file, template) in TEMPLATE {
+    let filled = TEMPLATE.map(|(file, template)| (file, fill(template, &values)));
+    // The API's definitions, made now from this game's registry: the editor completes and checks
+    // from the first minute (`rampart api` makes them again after an update).
+    let definitions = [
+        (LUA_LS_DEFINITIONS, defs::lua_ls()),
+        (LUAU_DEFINITIONS, defs::luau()),
+    ];
+    for (file, text) in filled.into_iter().chain(definitions) {
         let path = root.join(file);
-        let text = fill(template, &values);
         write_atomically(&path, text.as_bytes())
             .map_err(|e| Failure::error(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -146,7 +160,7 @@ fn print_next_steps(id: &str, parent: &Path, root: &Path, default: bool) {
     out!("  rampart check{mods_dir}");
     out!("  rampart test-mod {root}");
     out!("  rampart try --scenario {root}/tests/tar_slows.ron{mods_dir}");
-    out!("  (in {root}) rampart api --lua-ls types/rampart.d.lua   for your editor: see README.md");
+    out!("editor: {root}/{LUA_LS_DEFINITIONS} and .luau hold the script API; see README.md");
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ fn a_new_mod_checks_clean_and_its_test_passes_and_fails_without_the_slow() {
         format!("rampart check --mods-dir {mods_dir}"),
         format!("rampart test-mod {root_text}"),
         format!("rampart try --scenario {root_text}/tests/tar_slows.ron --mods-dir {mods_dir}"),
-        "rampart api --lua-ls types/rampart.d.lua".to_string(),
+        format!("editor: {root_text}/types/rampart.d.lua and .luau hold the script API"),
     ] {
         assert!(stdout.contains(&next), "{next}: {stdout}");
     }
@@ -49,6 +49,16 @@ fn a_new_mod_checks_clean_and_its_test_passes_and_fails_without_the_slow() {
     let luarc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join(".luarc.json")).unwrap()).unwrap();
     assert_eq!(luarc["workspace.library"][0], "types");
+    // The editor's definitions are there from the start, the same as `rampart api` writes.
+    for (file, option) in [
+        ("types/rampart.d.lua", "--lua-ls"),
+        ("types/rampart.d.luau", "--luau-defs"),
+    ] {
+        let written = std::fs::read_to_string(root.join(file)).unwrap();
+        let api = rampart(home.path(), &["api", option, "-"]);
+        assert_eq!(written.trim_end(), text(&api.stdout).trim_end(), "{file}");
+        assert!(written.contains("apply_effect"), "{file}");
+    }
 
     let out = rampart(home.path(), &["check", "--mods-dir", mods_dir]);
     let stdout = text(&out.stdout);
