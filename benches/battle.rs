@@ -336,6 +336,7 @@ fn core_at_scale(_: &mut Criterion) {
                                 amount: 1e12,
                                 types: [DamageType::HpLoss].into_iter().collect(),
                                 source: None,
+                                own_hit: false,
                                 dealt: 0.0,
                             },
                         );

@@ -31,6 +31,9 @@ payload! {
         write types: DamageTypes,
         /// Who dealt it, if anyone.
         read source: Option<EntityId>,
+        /// Whether it is the source's own hit — a tower's shot or an ability's blast — rather
+        /// than damage a script dealt with `game:command` or an effect such as burning dealt.
+        result own_hit: bool,
         /// HP actually lost.
         result dealt: f64,
     }

@@ -179,6 +179,7 @@ impl Battle {
                     amount,
                     types,
                     source,
+                    own_hit: false,
                     dealt: 0.0,
                 },
             );

@@ -27,6 +27,10 @@ pub struct TowerState {
     pub priority: Priority,
     /// What it aims at now (for turning the turret), if anything.
     pub aiming_at: Option<EntityId>,
+    /// The attacker a script told it to aim at (`set_target`): first whenever the tower can
+    /// hit it, until it dies or the script lets go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<EntityId>,
 }
 
 /// A shot in flight.
@@ -122,28 +126,37 @@ impl Battle {
                 ready_in: 0,
                 priority: s.priority,
                 aiming_at: None,
+                focus: None,
             });
         }
     }
 
-    /// Changes a tower's targeting priority.
-    pub(super) fn set_priority(&mut self, id: EntityId, priority: Priority) -> Result<(), String> {
-        match self
-            .state
+    /// The firing state of tower `id`, if it is a tower.
+    fn tower_mut(&mut self, id: EntityId) -> Option<&mut TowerState> {
+        self.state
             .entities
             .get_mut(id)
             .and_then(|e| e.tower.as_mut())
-        {
-            Some(t) => {
-                t.priority = priority;
-                Ok(())
-            }
-            None => Err("only towers have a targeting priority".into()),
-        }
     }
 
-    /// Deals damage from `source` to `target` through the `damage` command; returns what was
-    /// dealt (the handler adds it to the source's tally).
+    /// Makes tower `id` aim at attacker `target` whenever it can hit it, or (`None`) lets go;
+    /// whether `id` is a tower.
+    pub(super) fn set_focus(&mut self, id: EntityId, target: Option<EntityId>) -> bool {
+        self.tower_mut(id).map(|t| t.focus = target).is_some()
+    }
+
+    /// Changes a tower's targeting priority.
+    pub(super) fn set_priority(&mut self, id: EntityId, priority: Priority) -> Result<(), String> {
+        let tower = self
+            .tower_mut(id)
+            .ok_or("only towers have a targeting priority")?;
+        tower.priority = priority;
+        Ok(())
+    }
+
+    /// Deals damage from `source` to `target` through the `damage` command, as something other
+    /// than the source's own hit (a test, a rule); returns what was dealt (the handler adds it to
+    /// the source's tally).
     pub fn deal(
         &mut self,
         source: Option<EntityId>,
@@ -151,11 +164,29 @@ impl Battle {
         amount: f64,
         types: DamageTypes,
     ) -> f64 {
+        self.damage(source, target, amount, types, false)
+    }
+
+    /// Deals the own hit of `source` — a tower's shot, an ability's blast — to `target`; the
+    /// payload's `own_hit` tells scripts so.
+    fn own_hit(&mut self, source: EntityId, target: EntityId, amount: f64, types: DamageTypes) {
+        self.damage(Some(source), target, amount, types, true);
+    }
+
+    fn damage(
+        &mut self,
+        source: Option<EntityId>,
+        target: EntityId,
+        amount: f64,
+        types: DamageTypes,
+        own_hit: bool,
+    ) -> f64 {
         let damage = Damage {
             target,
             amount,
             types,
             source,
+            own_hit,
             dealt: 0.0,
         };
         self.command(|b| &b.chains.damage, damage)
@@ -190,17 +221,26 @@ impl Battle {
                 Targets::Best(n) => Some(n as usize),
                 Targets::All => None,
             };
-            let targets = self.pick_targets(id, &shooter, state.priority, &buckets, limit);
+            let focus = state.focus.filter(|f| self.state.entities.contains_key(*f));
+            let targets = match focus {
+                Some(focus) => {
+                    // Every candidate, to see whether the focus is among them.
+                    let mut all = self.pick_targets(id, &shooter, state.priority, &buckets, None);
+                    if let Some(at) = all.iter().position(|t| *t == focus) {
+                        all[..=at].rotate_right(1);
+                    }
+                    all.truncate(limit.unwrap_or(usize::MAX));
+                    all
+                }
+                _ => self.pick_targets(id, &shooter, state.priority, &buckets, limit),
+            };
             // Counting down first, so that a tower fires every `interval` ticks exactly.
             let ready = state.ready_in <= 1;
-            if let Some(t) = self
-                .state
-                .entities
-                .get_mut(id)
-                .and_then(|e| e.tower.as_mut())
-            {
+            if let Some(t) = self.tower_mut(id) {
                 t.aiming_at = targets.first().copied();
                 t.ready_in = t.ready_in.saturating_sub(1);
+                // A dead focus is let go.
+                t.focus = focus;
             }
             if !ready || targets.is_empty() {
                 continue;
@@ -231,12 +271,7 @@ impl Battle {
             );
             self.shot_effects(id);
             let interval = self.query(|b| &b.chains.interval, &stat).round().max(1.0) as u32;
-            if let Some(t) = self
-                .state
-                .entities
-                .get_mut(id)
-                .and_then(|e| e.tower.as_mut())
-            {
+            if let Some(t) = self.tower_mut(id) {
                 t.ready_in = interval;
             }
         }
@@ -345,12 +380,12 @@ impl Battle {
         types: DamageTypes,
         extra: Option<f64>,
     ) {
-        self.deal(Some(tower), target, damage, types);
+        self.own_hit(tower, target, damage, types);
         if let Some(extra) = extra
             && self.state.entities.contains_key(target)
         {
-            self.deal(
-                Some(tower),
+            self.own_hit(
+                tower,
                 target,
                 extra,
                 [DamageType::Energy].into_iter().collect(),
@@ -657,7 +692,7 @@ impl Battle {
         let damage = self.query(|b| &b.chains.hit_damage, &stat);
         let types = self.content.blueprint(blueprint).damage_type;
         for target in self.attackers_near(DVec2::new(x, y), radius, None) {
-            self.deal(Some(id), target, damage, types);
+            self.own_hit(id, target, damage, types);
         }
         self.remove(id);
     }

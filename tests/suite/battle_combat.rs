@@ -531,6 +531,7 @@ fn the_seven_built_in_effects() {
                 amount: 1000.0,
                 types: [DamageType::HpLoss].into_iter().collect(),
                 source: None,
+                own_hit: false,
                 dealt: 0.0,
             },
         );

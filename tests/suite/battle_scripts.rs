@@ -21,6 +21,7 @@ fn hit(b: &mut Battle, target: EntityId, amount: f64, kind: DamageType) -> f64 {
         amount,
         types: [kind].into_iter().collect(),
         source: None,
+        own_hit: false,
         dealt: 0.0,
     };
     b.command(|b| &b.chains.damage, damage)

@@ -360,6 +360,7 @@ fn children_of_a_dead_attacker_walk_on_from_where_it_fell() {
                 .into_iter()
                 .collect(),
             source: None,
+            own_hit: false,
             dealt: 0.0,
         },
     );

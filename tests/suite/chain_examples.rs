@@ -163,6 +163,7 @@ fn check_order(scripted: bool, slow_first: bool, order: &[Step]) {
                             .into_iter()
                             .collect(),
                         source: None,
+                        own_hit: false,
                         dealt: 0.0,
                     },
                 );

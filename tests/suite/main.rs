@@ -53,6 +53,7 @@ mod scenarios;
 mod script_cost;
 mod script_limits;
 mod terrain_parse;
+mod tower_targets;
 mod tutorial_data;
 mod waves_balance;
 mod waves_generate;

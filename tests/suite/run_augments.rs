@@ -204,6 +204,7 @@ fn core_augments_change_what_they_say() {
                 amount: 0.5,
                 types: [DamageType::Physical].into_iter().collect(),
                 source: Some(source),
+                own_hit: false,
                 dealt: 0.0,
             },
         ) else {
@@ -231,6 +232,7 @@ fn core_augments_change_what_they_say() {
                     amount: 0.1,
                     types: [DamageType::Physical].into_iter().collect(),
                     source: Some(sniper),
+                    own_hit: false,
                     dealt: 0.0,
                 },
             )

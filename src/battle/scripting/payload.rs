@@ -187,6 +187,19 @@ impl LuaField for u32 {
     }
 }
 
+impl LuaField for bool {
+    const TYPE: LuaType = LuaType::Boolean;
+    fn to_lua(&self, _: &Lua) -> mlua::Result<Value> {
+        Ok(Value::Boolean(*self))
+    }
+    fn from_lua(value: &Value, _: &Battle) -> Result<Self, String> {
+        match value {
+            Value::Boolean(b) => Ok(*b),
+            other => Err(format!("expected true or false, got {}", other.type_name())),
+        }
+    }
+}
+
 impl LuaField for EntityId {
     const TYPE: LuaType = LuaType::Class(Class::Entity);
     const INPUT: LuaType = ENTITY_LIKE;

@@ -2,11 +2,15 @@
 
 use mlua::Value;
 
-use super::handles::{ChainName, EntityArg, Handle, ParamValue, QueryValue, entity_to_lua};
+use super::handles::{
+    ChainName, EntityArg, EntityValue, Handle, ParamValue, QueryValue, entity_from_lua,
+    entity_to_lua,
+};
 use super::types::{Word, api_functions, record};
-use super::{query, with_battle};
+use super::{changing_battle, locate, query, with_battle};
 use crate::battle::{Effect, EntityKind, Lasting};
 use crate::content::{Param, Size};
+use crate::lua::{Fault, ScriptErrorKind};
 
 api_functions! {
     /// The functions shared by entity handles and instance tables (`self`). On the handle of an
@@ -92,6 +96,28 @@ api_functions! {
                     .and_then(|t| t.aiming_at)
                     .filter(|t| b.entity(*t).is_some())
                     .map(Handle))
+            })
+        }
+        /// Makes a tower aim at this attacker whenever it can hit it, before the one its
+        /// priority would choose; its priority chooses while it cannot, and again once the
+        /// attacker is dead or `nil` is given. Whether the entity is a tower (others have no
+        /// target to set).
+        fn set_target(lua, e: EntityArg, attacker: Option<EntityValue>) -> bool {
+            changing_battle(lua, "set_target()", |b| {
+                let target = match &attacker {
+                    Some(a) => Some(entity_from_lua(&a.0, b).map_err(|err| locate(lua, err))?),
+                    None => None,
+                };
+                if let Some(t) = target
+                    && b.entity(t).and_then(|t| t.kind.attacker()).is_none()
+                {
+                    return Err(Fault::here(
+                        lua,
+                        ScriptErrorKind::Runtime,
+                        "set_target(): towers aim at attackers; that entity is not one",
+                    ));
+                }
+                Ok(b.set_focus(e.0, target))
             })
         }
         /// A building's rotation in quarter turns clockwise from north (0–3).
