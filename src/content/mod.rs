@@ -12,6 +12,7 @@ pub mod attacker;
 pub mod augments;
 pub mod behaviour;
 pub mod blueprint;
+pub mod chains;
 pub mod damage;
 pub mod describe;
 pub mod description;
@@ -45,6 +46,7 @@ pub use attacker::{AttackerType, Size, Spawn};
 pub use augments::Augment;
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
+pub use chains::ChainDecl;
 pub use damage::{DamageType, DamageTypes};
 pub use designs::LevelDesign;
 pub use events::Event;
@@ -179,6 +181,9 @@ pub struct ContentDb {
     pub levels: Option<LevelSetter>,
     /// The tutorial (`tutorial.ron`), if a mod defines one and it has no errors.
     pub tutorial: Option<Tutorial>,
+    /// The events and queries mods declare (each mod's `chains.ron`), in load order, those
+    /// with errors left out.
+    pub chains: Vec<ChainDecl>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.
@@ -259,6 +264,11 @@ impl ContentDb {
             *slot = terrain;
         }
         Ok(id)
+    }
+
+    /// The chain a mod declared with the name `<mod>:<name>`.
+    pub fn declared_chain(&self, name: &str) -> Option<&ChainDecl> {
+        self.chains.iter().find(|c| c.name == name)
     }
 
     /// The position of a mod in the load order.

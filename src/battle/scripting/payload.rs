@@ -23,9 +23,7 @@ use super::api::{
 };
 use crate::content::{Cost, DamageType, DamageTypes};
 
-/// The largest magnitude any number of a chain may have. Sums of such numbers stay finite, and
-/// no quantity of the game comes near it.
-pub const MAX_MAGNITUDE: f64 = 1e15;
+pub use crate::content::chains::MAX_MAGNITUDE;
 
 /// The values a number of a chain may take. A script's value outside its chain's domain (NaN,
 /// an infinity, a negative speed, an interval of 0…) is a script error, and the value before

@@ -70,6 +70,9 @@ impl Ty {
                 ),
                 LuaType::Chain => match chain {
                     Some(c) => Ty::Literals(vec![c.name]),
+                    // No chain known to fit (`game:event` without declared events): any name,
+                    // which the game checks when the script runs.
+                    None if chains.is_empty() => Ty::Plain(LuaType::String),
                     None => Ty::Literals(chains.to_vec()),
                 },
                 LuaType::OfChain(part) => match chain {
@@ -86,7 +89,7 @@ impl Ty {
 
     /// A part of `chain`'s signature, if the chain has it.
     fn part(part: ChainPart, chain: &ChainInfo) -> Option<Ty> {
-        if !part.fits(chain.kind) {
+        if !part.fits(chain) {
             return None;
         }
         let lua = |t: LuaType| Ty::of(t, None, &[]).expect("a chain's shapes have no parts");
@@ -105,7 +108,9 @@ impl Ty {
                 vec![Ty::Optional(Box::new(Ty::Plain(LuaType::Boolean)))],
             ),
             (ChainPart::Reaction, _) => Ty::Function(vec![("payload", payload)], vec![]),
-            (ChainPart::QueryInput | ChainPart::CommandPayload, _) => lua(chain.accepts),
+            (ChainPart::QueryInput | ChainPart::CommandPayload | ChainPart::EventPayload, _) => {
+                lua(chain.accepts)
+            }
             (ChainPart::QueryValue, _) => value.expect("a query has a value"),
             (ChainPart::CommandResult, _) => Ty::Optional(Box::new(payload)),
         })
@@ -223,7 +228,7 @@ impl Declared {
         let takes_chain = f.params.iter().any(|p| matches!(p.ty, LuaType::Chain));
         let fitting: Vec<&ChainInfo> = Chains::ALL
             .iter()
-            .filter(|c| takes_chain && parts.iter().all(|p| p.fits(c.kind)))
+            .filter(|c| takes_chain && parts.iter().all(|p| p.fits(c)))
             .collect();
         let names: Vec<&'static str> = fitting.iter().map(|c| c.name).collect();
         let signature = |chain: Option<&ChainInfo>| Signature {
