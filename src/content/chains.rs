@@ -298,8 +298,11 @@ fn check(decl: &ChainDecl, declared: &[ChainDecl], source: &Source, at: usize) -
             None,
         );
     }
+    let mut field_from = at;
     for (i, field) in decl.fields.iter().enumerate() {
-        let field_at = ron_file::find_string_from(file, &field.name, at).unwrap_or(at);
+        // Looked for after the field before it, so that a second field of a name is found.
+        let field_at = ron_file::find_string_from(file, &field.name, field_from).unwrap_or(at);
+        field_from = field_at + 1;
         if !is_lua_name(&field.name) {
             error(
                 format!("`{}` cannot be the name of a field", field.name),

@@ -548,3 +548,153 @@ fn print_random_crack_hashes() {
     }
     println!("HASHES {:?}", random_crack_hashes(random_cracks()));
 }
+
+/// A `chains.ron` with one mistake of each kind, and one good declaration.
+const BAD_CHAINS: &str = r#"(
+    events: [
+        (name: "cracked"),
+        (name: "core:stolen"),
+        (name: "ice:Loud"),
+        (name: "ice:fine", about: "block", fields: [(name: "block", type: Entity)]),
+        (name: "ice:fine"),
+        (name: "ice:wrong_about", about: "depth", fields: [(name: "depth", type: Number)]),
+        (name: "ice:lost", about: "blok", fields: [(name: "block", type: Entity)]),
+        (name: "ice:fields", fields: [(name: "end", type: Number), (name: "a", type: Number), (name: "a", type: String)]),
+    ],
+    queries: [
+        (name: "ice:text", value: Number, base: "two"),
+        (name: "ice:whole", value: Integer, base: 1.5),
+        (name: "ice:tables", value: Table, base: 1),
+    ],
+)"#;
+
+#[test]
+fn bad_declarations_are_reported_where_they_are_written_and_left_out() {
+    let mods = Mods::new();
+    mods.manifest("ice", &[]);
+    mods.file("ice/chains.ron", BAD_CHAINS);
+    let (content, diagnostics) = mods.load();
+    let declared: Vec<&str> = content.chains.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(declared, ["ice:fine"]);
+    let found: Vec<(usize, usize, String, Option<String>)> = diagnostics
+        .iter()
+        .map(|d| {
+            assert!(d.is_error());
+            assert_eq!(d.mod_id.as_deref(), Some("ice"));
+            assert!(d.file.as_ref().unwrap().ends_with("ice/chains.ron"));
+            let at = d.position.unwrap();
+            (
+                at.line as usize,
+                at.column as usize,
+                d.message.clone(),
+                d.help.clone(),
+            )
+        })
+        .collect();
+    let expected: &[(usize, usize, &str, Option<&str>)] = &[
+        (
+            3,
+            16,
+            "a declared chain is named `<mod>:<name>`, not `cracked`",
+            Some("write `ice:cracked`: the game's own chains have plain names"),
+        ),
+        (
+            4,
+            16,
+            "`core:stolen` is in the namespace of `core`; a mod declares chains only in its own",
+            Some("name it `ice:stolen`"),
+        ),
+        (
+            5,
+            16,
+            "`Loud` cannot be the name of a chain",
+            Some("use lowercase letters, digits, `_` and `-`"),
+        ),
+        (7, 16, "`ice:fine` is declared twice", None),
+        (
+            8,
+            42,
+            "`about` names the field the chain is about, which must be an `Entity`; `depth` is a `Number`",
+            None,
+        ),
+        (
+            9,
+            35,
+            "`ice:lost` has no field `blok` to be about",
+            Some("did you mean `block`?"),
+        ),
+        (
+            10,
+            46,
+            "`end` cannot be the name of a field",
+            Some(
+                "scripts read fields as `payload.name`: use letters, digits and `_`, not starting with a digit",
+            ),
+        ),
+        (10, 102, "`ice:fields` has two fields called `a`", None),
+        (
+            13,
+            43,
+            "the base value of `ice:text` must be a number, as its `value` says",
+            None,
+        ),
+        (
+            14,
+            45,
+            "the base value of `ice:whole` must be a whole number, as its `value` says",
+            None,
+        ),
+        (
+            15,
+            30,
+            "a query's value is a `Number`, `Integer`, `String` or `Boolean`, not `Table`",
+            None,
+        ),
+    ];
+    let expected: Vec<(usize, usize, String, Option<String>)> = expected
+        .iter()
+        .map(|(l, c, m, h)| (*l, *c, m.to_string(), h.map(str::to_string)))
+        .collect();
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn a_declaration_that_does_not_read_is_reported_with_its_place_and_the_mod_loads() {
+    let mods = Mods::new();
+    mods.manifest("ice", &[]);
+    mods.file(
+        "ice/chains.ron",
+        "(events: [(name: \"ice:a\", fields: [(name: \"x\", type: Numbr)])])",
+    );
+    mods.file("ice/blueprints/wall.ron", &blueprint("Wall", "Special", ""));
+    let (content, diagnostics) = mods.load();
+    assert!(content.chains.is_empty());
+    assert!(content.blueprint_id("ice:wall").is_some());
+    let [d] = diagnostics.iter().collect::<Vec<_>>()[..] else {
+        panic!("{diagnostics:?}")
+    };
+    let at = d.position.unwrap();
+    assert_eq!((at.line, at.column), (1, 54), "{d}");
+    assert!(d.message.contains("Numbr"), "{d}");
+}
+
+#[test]
+fn check_finds_registrations_on_chains_a_mod_may_not_use_without_a_battle() {
+    let rain = r#"
+game:react("ice:cracked", 1, function() end)
+"#;
+    let snow = r#"
+game:modify("ice:thicknes", 1, function() end)
+"#;
+    let content = mods("return {}", snow, rain).load_with_core();
+    let errors = rampart::battle::ScriptHost::check(&content, &rampart::lua::Limits::default());
+    let found: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    // In load order: `rain` and `snow` do not depend on each other, so by id.
+    assert_eq!(
+        found,
+        [
+            "[rain] scripts/rain.lua:2: `ice:cracked` is declared by `ice`, which is not a dependency of `rain`; add (id: \"ice\") to the dependencies in rain's mod.ron",
+            "[snow] scripts/snow.lua:2: there is no chain `ice:thicknes`; did you mean `ice:thickness`?",
+        ]
+    );
+}
