@@ -301,7 +301,12 @@ pub(crate) fn lua_query(
                 .map_err(|e| e.to_string())?;
             Value::Table(fields)
         }
-        _ => input.clone(),
+        (None, true) => {
+            return Err(format!(
+                "`{name}` is about no entity (its declaration has no `about`): ask it with game:query and a table of its fields"
+            ));
+        }
+        (_, false) => input.clone(),
     };
     let fields = plain::fields_from_lua(decl, &input)?;
     let input = DeclaredPayload::new(decl, fields);

@@ -34,6 +34,7 @@ const ICE_CHAINS: &str = r#"(
             value: Number,
             base: 2,
         ),
+        (name: "ice:weather", value: String, base: "clear"),
     ],
 )"#;
 
@@ -151,7 +152,11 @@ end)
 game:modify("ice:thickness", -1, function(thickness)
     return thickness + 1
 end)
+game:modify("ice:weather", 1, function(weather)
+    return weather .. ", snowing"
+end)
 game:react("ice:cracked", 10, function(crack)
+    assert(game:query("ice:weather") == "clear, snowing")
     game:apply_effect(crack.block, "snowed", { waves = 1, magnitude = crack.depth })
     assert(crack.note == "hi" and crack.count == nil)
     assert(not pcall(function() crack.depth = 0 end), "a payload is read-only")
@@ -253,6 +258,19 @@ fn a_declared_chain_is_used_as_what_it_is() {
     );
     let e = error_of(r#"self:react("ice:thawed", 1, function() end)"#);
     assert!(e.message.contains("is about no entity"), "{e}");
+    let e = error_of(r#"self:query("ice:weather")"#);
+    assert!(
+        e.message.starts_with(
+            "`ice:weather` is about no entity (its declaration has no `about`): ask it with game:query"
+        ),
+        "{e}"
+    );
+    let e = error_of(r#"game:query("ice:thickness", { block = self, depth = 2 })"#);
+    assert!(
+        e.message
+            .starts_with("`ice:thickness` has no field `depth`"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -359,6 +377,14 @@ fn payload_fields_are_checked_at_the_call() {
         "local t = {}; t.t = t; game:event(\"ice:cracked\", { block = self, depth = 1, extra = t })",
     );
     assert!(e.message.contains("nested more than 8 deep"), "{e}");
+    let e = error_of(
+        "local t = {}; for i = 1, 1000 do t[i] = i end; game:event(\"ice:cracked\", { block = self, depth = 1, extra = t })",
+    );
+    assert!(
+        e.message
+            .ends_with("more than 1000 values; a payload carries at most that many"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -73,6 +73,12 @@ pub enum LuaShape {
     Entity,
     /// A number.
     Number,
+    /// A whole number.
+    Integer,
+    /// A string.
+    String,
+    /// A boolean.
+    Boolean,
     /// A list of strings.
     Strings,
     /// Nothing (`nil`).
@@ -86,6 +92,9 @@ impl LuaShape {
             LuaShape::Table(record) => LuaType::Record(record),
             LuaShape::Entity => LuaType::Class(Class::Entity),
             LuaShape::Number => LuaType::Number,
+            LuaShape::Integer => LuaType::Integer,
+            LuaShape::String => LuaType::String,
+            LuaShape::Boolean => LuaType::Boolean,
             LuaShape::Strings => LuaType::List(&LuaType::String),
             LuaShape::Nil => LuaType::Nil,
         }

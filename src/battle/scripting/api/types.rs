@@ -9,7 +9,7 @@
 
 use mlua::{FromLua, Function, IntoLua, Lua, Value};
 
-use crate::battle::chains::{ChainInfo, ChainKind};
+use crate::battle::chains::ChainKind;
 use crate::battle::{EntityKind, Phase, Stacking};
 use crate::content::{AttackerId, BlueprintId, BlueprintKind, DamageType, Rarity, Size};
 use crate::terrain::{Direction, ObstacleKind};
@@ -77,21 +77,20 @@ pub enum ChainPart {
     CommandPayload,
     /// What `game:command` returns: the final payload, or `nil` when cancelled.
     CommandResult,
-    /// What `game:event` accepts as the payload of an event a mod declared.
+    /// What `game:event` accepts as the payload of an event: only the events the calling mod
+    /// declares have it (the game fires its own).
     EventPayload,
 }
 
 impl ChainPart {
-    /// Whether `chain` has this part.
-    pub fn fits(self, chain: &ChainInfo) -> bool {
-        let kind = chain.kind;
+    /// Whether a chain of `kind` has this part.
+    pub fn fits(self, kind: ChainKind) -> bool {
         match self {
             ChainPart::Modifier => kind != ChainKind::Event,
             ChainPart::Reaction => kind != ChainKind::Query,
             ChainPart::QueryInput | ChainPart::QueryValue => kind == ChainKind::Query,
             ChainPart::CommandPayload | ChainPart::CommandResult => kind == ChainKind::Command,
-            // Scripts fire only the events mods declare; the game fires its own.
-            ChainPart::EventPayload => kind == ChainKind::Event && chain.declared_by.is_some(),
+            ChainPart::EventPayload => kind == ChainKind::Event,
         }
     }
 }
