@@ -8,7 +8,6 @@
 //! queries; it and the mods that depend on it directly register on them and ask its queries.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 use std::sync::Mutex;
 
 use mlua::{Lua, Value};
@@ -17,7 +16,7 @@ use super::scripting::plain::{self, Plain};
 use super::scripting::register::{self, LuaRegistration};
 use super::{Battle, EntityId, Evt, Owner, Qry};
 use crate::chain::{RegistrationId, Subject};
-use crate::content::chains::{ChainDecl, DeclaredKind};
+use crate::content::chains::{ChainDecl, DeclaredKind, FieldType};
 use crate::content::{ContentDb, ModContent};
 
 /// The payload of a declared event, or the input of a declared query: its fields, and the
@@ -44,20 +43,19 @@ impl Subject<EntityId> for DeclaredPayload {
 }
 
 /// One declared chain in a battle.
-struct DeclaredChain {
-    decl: Rc<ChainDecl>,
-    chain: Chain,
-}
-
 enum Chain {
     Event(Evt<DeclaredPayload>),
-    Query(Qry<DeclaredPayload, Plain>),
+    Query {
+        chain: Qry<DeclaredPayload, Plain>,
+        /// The type of its value, which its modifiers must return.
+        value: FieldType,
+    },
 }
 
 /// The chains the loaded mods declared, in load order.
 #[derive(Default)]
 pub struct DeclaredChains {
-    chains: Vec<DeclaredChain>,
+    chains: Vec<Chain>,
     by_name: BTreeMap<&'static str, usize>,
 }
 
@@ -69,19 +67,18 @@ impl DeclaredChains {
             let name = intern(&decl.name);
             let chain = match &decl.kind {
                 DeclaredKind::Event => Chain::Event(Evt::new(name)),
-                DeclaredKind::Query { base, .. } => {
+                DeclaredKind::Query { value, base } => {
                     let base = Plain::from(base);
-                    Chain::Query(Qry::new(
-                        name,
-                        move |_: &mut Battle, _: &DeclaredPayload| base.clone(),
-                    ))
+                    Chain::Query {
+                        chain: Qry::new(name, move |_: &mut Battle, _: &DeclaredPayload| {
+                            base.clone()
+                        }),
+                        value: *value,
+                    }
                 }
             };
             chains.by_name.insert(name, chains.chains.len());
-            chains.chains.push(DeclaredChain {
-                decl: Rc::new(decl.clone()),
-                chain,
-            });
+            chains.chains.push(chain);
         }
         chains
     }
@@ -89,9 +86,9 @@ impl DeclaredChains {
     /// Removes everything `owner` registered, on every declared chain.
     pub(super) fn remove_owner(&mut self, owner: Owner) {
         for c in &mut self.chains {
-            match &mut c.chain {
+            match c {
                 Chain::Event(e) => e.remove_owner(owner),
-                Chain::Query(q) => q.remove_owner(owner),
+                Chain::Query { chain, .. } => chain.remove_owner(owner),
             };
         }
     }
@@ -99,38 +96,41 @@ impl DeclaredChains {
     /// Removes every registration scoped to `subject`, on every declared chain.
     pub(super) fn remove_subject(&mut self, subject: EntityId) {
         for c in &mut self.chains {
-            match &mut c.chain {
+            match c {
                 Chain::Event(e) => e.remove_subject(subject),
-                Chain::Query(q) => q.remove_subject(subject),
+                Chain::Query { chain, .. } => chain.remove_subject(subject),
             }
         }
     }
 
     /// Removes one registration of the declared chain `name`.
     pub(super) fn remove(&mut self, name: &str, id: RegistrationId) -> bool {
-        let Some(&i) = self.by_name.get(name) else {
-            return false;
-        };
-        match &mut self.chains[i].chain {
-            Chain::Event(e) => e.remove(id),
-            Chain::Query(q) => q.remove(id),
+        match self.get_mut(name) {
+            Some(Chain::Event(e)) => e.remove(id),
+            Some(Chain::Query { chain, .. }) => chain.remove(id),
+            None => false,
         }
     }
 
-    fn get(&self, name: &str) -> Option<usize> {
+    fn index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
 
+    fn get_mut(&mut self, name: &str) -> Option<&mut Chain> {
+        let i = self.index(name)?;
+        Some(&mut self.chains[i])
+    }
+
     fn event(&self, i: usize) -> &Evt<DeclaredPayload> {
-        match &self.chains[i].chain {
+        match &self.chains[i] {
             Chain::Event(e) => e,
-            Chain::Query(_) => unreachable!("checked to be an event"),
+            Chain::Query { .. } => unreachable!("checked to be an event"),
         }
     }
 
     fn query(&self, i: usize) -> &Qry<DeclaredPayload, Plain> {
-        match &self.chains[i].chain {
-            Chain::Query(q) => q,
+        match &self.chains[i] {
+            Chain::Query { chain, .. } => chain,
             Chain::Event(_) => unreachable!("checked to be a query"),
         }
     }
@@ -226,36 +226,29 @@ pub(crate) fn usable<'a>(
     Ok(decl)
 }
 
-/// Registers a script's reaction on the declared event `name`.
+/// Registers a script's reaction on the declared event `name` (checked by [`usable`] first).
 pub(crate) fn lua_react(
     b: &mut Battle,
     name: &str,
     reg: LuaRegistration,
 ) -> Result<RegistrationId, String> {
-    let i = b.chains.declared.get(name).ok_or("not a declared chain")?;
-    match &mut b.chains.declared.chains[i].chain {
-        Chain::Event(e) => Ok(register::declared_reaction(e, reg)),
-        Chain::Query(_) => Err(format!(
-            "`{name}` is a query: queries have no reactions, use modify"
-        )),
+    match b.chains.declared.get_mut(name) {
+        Some(Chain::Event(e)) => Ok(register::declared_reaction(e, reg)),
+        _ => Err(format!("`{name}` is no declared event")),
     }
 }
 
-/// Registers a script's modifier on the declared query `name`.
+/// Registers a script's modifier on the declared query `name` (checked by [`usable`] first).
 pub(crate) fn lua_modify(
     b: &mut Battle,
     name: &str,
     reg: LuaRegistration,
 ) -> Result<RegistrationId, String> {
-    let i = b.chains.declared.get(name).ok_or("not a declared chain")?;
-    let chain = &mut b.chains.declared.chains[i];
-    match &mut chain.chain {
-        Chain::Query(q) => Ok(register::declared_query_modifier(
-            q,
-            reg,
-            chain.decl.clone(),
-        )),
-        Chain::Event(_) => Err(format!("`{name}` is an event: use react, not modify")),
+    match b.chains.declared.get_mut(name) {
+        Some(Chain::Query { chain, value }) => {
+            Ok(register::declared_query_modifier(chain, reg, *value))
+        }
+        _ => Err(format!("`{name}` is no declared query")),
     }
 }
 
@@ -274,7 +267,11 @@ pub(crate) fn lua_event(
     }
     let content = b.content.clone();
     let decl = usable(&content, user, name, Use::Fire, false)?;
-    let i = b.chains.declared.get(name).ok_or("not a declared chain")?;
+    let i = b
+        .chains
+        .declared
+        .index(name)
+        .ok_or("not a declared chain")?;
     let payload = DeclaredPayload::new(decl, plain::fields_from_lua(decl, payload)?);
     b.emit(move |b: &Battle| b.chains.declared.event(i), &payload);
     Ok(())
@@ -291,7 +288,11 @@ pub(crate) fn lua_query(
 ) -> Result<Value, String> {
     let content = b.content.clone();
     let decl = usable(&content, user, name, Use::Ask, false)?;
-    let i = b.chains.declared.get(name).ok_or("not a declared chain")?;
+    let i = b
+        .chains
+        .declared
+        .index(name)
+        .ok_or("not a declared chain")?;
     // A query about an entity may be asked for the entity alone: `self:query(name)`.
     let input = match (&decl.about, is_entity(input)) {
         (Some(about), true) => {

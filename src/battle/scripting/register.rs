@@ -20,7 +20,7 @@ use super::payload::{Domain, LuaPayload};
 use super::plain::{self, Plain};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
 use crate::content::ContentDb;
-use crate::content::chains::{ChainDecl, DeclaredKind};
+use crate::content::chains::{DeclaredKind, FieldType};
 use crate::lua::{Sandbox, ScriptError};
 
 impl HostLink {
@@ -476,7 +476,10 @@ impl<I: LuaPayload, O: LuaPayload + PartialEq> QueryValues<I, O> for Typed {
 }
 
 /// A query a mod declared: plain values of its declared type.
-struct Declared(Rc<ChainDecl>);
+struct Declared {
+    name: &'static str,
+    value: FieldType,
+}
 
 impl QueryValues<DeclaredPayload, Plain> for Declared {
     fn args(
@@ -493,13 +496,10 @@ impl QueryValues<DeclaredPayload, Plain> for Declared {
     }
 
     fn read(&self, returned: &Value, _: &Battle, _: &Plain) -> mlua::Result<Plain> {
-        let DeclaredKind::Query { value, .. } = self.0.kind else {
-            unreachable!("a query's declaration")
-        };
-        plain::value_from_lua(value, returned).map_err(|why| {
+        plain::value_from_lua(self.value, returned).map_err(|why| {
             mlua::Error::runtime(format!(
                 "the `{}` modifier returned a value that does not fit ({why}); the value before it is kept",
-                self.0.name
+                self.name
             ))
         })
     }
@@ -541,13 +541,14 @@ pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + 
     lua_query_modifier(chain, reg, Typed { name, domain })
 }
 
-/// A modifier of a query a mod declared: what it returns must be of the declared type.
+/// A modifier of a query a mod declared: what it returns must be of the declared type `value`.
 pub(crate) fn declared_query_modifier(
     chain: &mut Qry<DeclaredPayload, Plain>,
     reg: LuaRegistration,
-    decl: Rc<ChainDecl>,
+    value: FieldType,
 ) -> RegistrationId {
-    lua_query_modifier(chain, reg, Declared(decl))
+    let name = chain.name();
+    lua_query_modifier(chain, reg, Declared { name, value })
 }
 
 pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
