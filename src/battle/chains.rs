@@ -380,7 +380,7 @@ macro_rules! chains {
             match name {
                 $( stringify!($c) => register::command_reaction(&mut b.chains.$c, reg), )*
                 $( stringify!($q) => Err(format!("`{}` is a query: queries have no reactions, use modify", stringify!($q))), )*
-                $( stringify!($e) => Ok(register::event_reaction(&mut b.chains.$e, reg)), )*
+                $( stringify!($e) => Ok(register::event_reaction(&mut b.chains.$e, reg, <$et as LuaPayload>::to_lua)), )*
                 _ => mod_chains::lua_react(b, name, reg),
             }
         }

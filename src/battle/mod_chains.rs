@@ -52,7 +52,8 @@ enum Chain {
     },
 }
 
-/// The chains the loaded mods declared, in load order.
+/// The chains the loaded mods declared, one per declaration of the content and in its order,
+/// so that a declaration's place among them is its chain's.
 #[derive(Default)]
 pub struct DeclaredChains {
     chains: Vec<Chain>,
@@ -112,12 +113,8 @@ impl DeclaredChains {
         }
     }
 
-    fn index(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
-    }
-
     fn get_mut(&mut self, name: &str) -> Option<&mut Chain> {
-        let i = self.index(name)?;
+        let i = *self.by_name.get(name)?;
         Some(&mut self.chains[i])
     }
 
@@ -167,17 +164,21 @@ pub(crate) enum Use {
     Ask,
 }
 
-/// The declaration of `name` if the scripts of mod `user` may use it so; otherwise why not.
-/// `self_scoped` is set for `self:react` and `self:modify`, which need a chain about an entity.
+/// The declaration of `name`, and its place among the declarations (that of its chain among
+/// the battle's), if the scripts of mod `user` may use it so; otherwise why not. `self_scoped`
+/// is set for `self:react` and `self:modify`, which need a chain about an entity.
 pub(crate) fn usable<'a>(
     content: &'a ContentDb,
     user: usize,
     name: &str,
     how: Use,
     self_scoped: bool,
-) -> Result<&'a ChainDecl, String> {
-    let decl = content
-        .declared_chain(name)
+) -> Result<(usize, &'a ChainDecl), String> {
+    let (i, decl) = content
+        .chains
+        .iter()
+        .enumerate()
+        .find(|(_, d)| d.name == name)
         .ok_or_else(|| register::unknown_chain(name, content))?;
     let is_event = decl.kind == DeclaredKind::Event;
     match how {
@@ -223,7 +224,7 @@ pub(crate) fn usable<'a>(
             }
         ));
     }
-    Ok(decl)
+    Ok((i, decl))
 }
 
 /// Registers a script's reaction on the declared event `name` (checked by [`usable`] first).
@@ -233,7 +234,9 @@ pub(crate) fn lua_react(
     reg: LuaRegistration,
 ) -> Result<RegistrationId, String> {
     match b.chains.declared.get_mut(name) {
-        Some(Chain::Event(e)) => Ok(register::declared_reaction(e, reg)),
+        Some(Chain::Event(e)) => Ok(register::event_reaction(e, reg, |payload, lua, _| {
+            payload.fields.to_lua(lua)
+        })),
         _ => Err(format!("`{name}` is no declared event")),
     }
 }
@@ -266,12 +269,7 @@ pub(crate) fn lua_event(
         ));
     }
     let content = b.content.clone();
-    let decl = usable(&content, user, name, Use::Fire, false)?;
-    let i = b
-        .chains
-        .declared
-        .index(name)
-        .ok_or("not a declared chain")?;
+    let (i, decl) = usable(&content, user, name, Use::Fire, false)?;
     let payload = DeclaredPayload::new(decl, plain::fields_from_lua(decl, payload)?);
     b.emit(move |b: &Battle| b.chains.declared.event(i), &payload);
     Ok(())
@@ -287,12 +285,7 @@ pub(crate) fn lua_query(
     input: &Value,
 ) -> Result<Value, String> {
     let content = b.content.clone();
-    let decl = usable(&content, user, name, Use::Ask, false)?;
-    let i = b
-        .chains
-        .declared
-        .index(name)
-        .ok_or("not a declared chain")?;
+    let (i, decl) = usable(&content, user, name, Use::Ask, false)?;
     // A query about an entity may be asked for the entity alone: `self:query(name)`.
     let input = match (&decl.about, is_entity(input)) {
         (Some(about), true) => {

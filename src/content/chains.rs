@@ -81,32 +81,22 @@ pub enum Scalar {
     Boolean(bool),
 }
 
-// By hand rather than `untagged`, so that a wrong value says what was expected.
+impl super::Scalar for Scalar {
+    const EXPECTING: &'static str = "a number, a text in quotes, true or false";
+    fn number(n: f64) -> Scalar {
+        Scalar::Number(n)
+    }
+    fn text(t: String) -> Scalar {
+        Scalar::Text(t)
+    }
+    fn boolean(b: bool) -> Option<Scalar> {
+        Some(Scalar::Boolean(b))
+    }
+}
+
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Scalar, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Scalar;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number, a text in quotes, true or false")
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
-                Ok(Scalar::Number(v))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
-                Ok(Scalar::Number(v as f64))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
-                Ok(Scalar::Number(v as f64))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
-                Ok(Scalar::Text(v.to_string()))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
-                Ok(Scalar::Boolean(v))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
+        deserializer.deserialize_any(super::ScalarVisitor(std::marker::PhantomData))
     }
 }
 

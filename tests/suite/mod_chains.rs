@@ -3,7 +3,7 @@
 //! payloads checked field by field at the call, bad declarations reported where they are
 //! written, and battles with declared chains as deterministic as any.
 
-use rampart::battle::{LogKind, Phase};
+use rampart::battle::Phase;
 use rampart::lua::ScriptError;
 
 use crate::common::arena::{Arena, STRAIGHT};
@@ -97,19 +97,8 @@ fn the_documented_winter_mod_modifies_and_reacts_to_the_chains_of_frost() {
         chill.magnitude
     );
     // The second and third hits shatter; winter pays a material for each.
-    let shattered: Vec<u64> = arena
-        .battle
-        .log()
-        .iter()
-        .filter(|l| {
-            l.kind
-                == LogKind::Event {
-                    chain: "frost:shattered",
-                    entity: Some(spire),
-                }
-        })
-        .map(|l| l.tick)
-        .collect();
+    let shattered = arena.fired("frost:shattered");
+    assert!(shattered.iter().all(|(_, about)| *about == Some(spire)));
     assert_eq!(shattered.len(), 2, "in the log like the game's events");
     assert_eq!(
         arena.gains_from(spire, rampart::battle::Resource::Materials),
@@ -171,21 +160,11 @@ end)
     // Each block's own reaction hears only the crack about itself.
     assert_eq!(marked(&arena, a, "heard"), Some(30.0));
     assert_eq!(marked(&arena, b, "heard"), Some(30.0));
-    let cracks = arena
-        .battle
-        .log()
-        .iter()
-        .filter(|l| {
-            matches!(
-                l.kind,
-                LogKind::Event {
-                    chain: "ice:cracked",
-                    ..
-                }
-            )
-        })
-        .count();
-    assert_eq!(cracks, 2);
+    let cracks = arena.fired("ice:cracked");
+    assert_eq!(
+        cracks.iter().map(|(_, about)| *about).collect::<Vec<_>>(),
+        [Some(a), Some(b)]
+    );
 }
 
 #[test]

@@ -551,28 +551,17 @@ pub(crate) fn declared_query_modifier(
     lua_query_modifier(chain, reg, Declared { name, value })
 }
 
-pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
+/// A reaction on an event, which gets the payload as `to_lua` makes it in its own VM.
+pub(crate) fn event_reaction<T: Subject<EntityId> + 'static>(
     chain: &mut Evt<T>,
     reg: LuaRegistration,
+    to_lua: fn(&T, &Lua, &Battle) -> mlua::Result<Value>,
 ) -> RegistrationId {
     chain.react(
         reg.owner,
         reg.scope,
         reg.priority,
-        lua_reaction(reg.callback, T::to_lua),
-    )
-}
-
-/// A reaction on an event a mod declared: it gets the payload made anew in its own VM.
-pub(crate) fn declared_reaction(
-    chain: &mut Evt<DeclaredPayload>,
-    reg: LuaRegistration,
-) -> RegistrationId {
-    chain.react(
-        reg.owner,
-        reg.scope,
-        reg.priority,
-        lua_reaction(reg.callback, |payload, lua, _| payload.fields.to_lua(lua)),
+        lua_reaction(reg.callback, to_lua),
     )
 }
 
