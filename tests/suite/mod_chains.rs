@@ -105,6 +105,15 @@ fn the_documented_winter_mod_modifies_and_reacts_to_the_chains_of_frost() {
         [1.0, 1.0]
     );
     assert_eq!(arena.battle.player().materials, materials + 2.0);
+    // Winter's calls are counted as any script's: its top level, a modifier call for each of
+    // the three chills, a reaction for each of the two shatters.
+    let cost = arena
+        .battle
+        .script_costs()
+        .get("winter", "scripts/winter.lua")
+        .unwrap();
+    assert_eq!(cost.calls, 1 + 3 + 2);
+    assert!(cost.instructions > 0);
 }
 
 #[test]
@@ -702,4 +711,14 @@ game:modify("ice:thicknes", 1, function() end)
             "[snow] scripts/snow.lua:2: there is no chain `ice:thicknes`; did you mean `ice:thickness`?",
         ]
     );
+}
+
+#[test]
+fn a_registration_on_a_chain_of_a_mod_that_is_not_loaded_can_be_tried_in_pcall() {
+    let snow = r#"
+local ok, why = pcall(game.react, game, "hail:fell", 10, function() end)
+assert(not ok and string.find(tostring(why), "there is no chain `hail:fell`", 1, true), tostring(why))
+"#;
+    let arena = arena("return {}", snow, "");
+    arena.no_script_errors();
 }
