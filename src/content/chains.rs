@@ -200,6 +200,10 @@ pub(super) fn load(info: &ModInfo, into: &mut Vec<ChainDecl>, loading: &mut Load
         mod_id: info.id().to_string(),
         file,
     };
+    // Each declaration's problems are looked for after its name, where it is written: the
+    // names of each list after the list's key and the name before it.
+    let list_start = |key: &str| ron_file::find_field(&source.file, key).unwrap_or(0);
+    let (events_at, queries_at) = (list_start("events"), list_start("queries"));
     let events = parsed.events.into_iter().map(|e| ChainDecl {
         name: e.name,
         mod_id: source.mod_id.clone(),
@@ -219,16 +223,19 @@ pub(super) fn load(info: &ModInfo, into: &mut Vec<ChainDecl>, loading: &mut Load
         fields: q.input,
         about: q.about,
     });
-    let mut from = 0;
-    for decl in events.chain(queries) {
-        // Each declaration's problems are looked for after its name, where it is written.
-        let at = ron_file::find_string_from(&source.file, &decl.name, from).unwrap_or(from);
-        from = at + 1;
-        let problems = check(&decl, into, &source, at);
-        if problems.is_empty() {
-            into.push(decl);
+    for (decls, mut from) in [
+        (events.collect::<Vec<_>>(), events_at),
+        (queries.collect(), queries_at),
+    ] {
+        for decl in decls {
+            let at = ron_file::find_string_from(&source.file, &decl.name, from).unwrap_or(from);
+            from = at + 1;
+            let problems = check(&decl, into, &source, at);
+            if problems.is_empty() {
+                into.push(decl);
+            }
+            loading.diagnostics.extend(problems);
         }
-        loading.diagnostics.extend(problems);
     }
 }
 

@@ -563,8 +563,14 @@ fn print_random_crack_hashes() {
     println!("HASHES {:?}", random_crack_hashes(random_cracks()));
 }
 
-/// A `chains.ron` with one mistake of each kind, and one good declaration.
+/// A `chains.ron` with one mistake of each kind, and one good declaration (the queries written
+/// first, as a file may).
 const BAD_CHAINS: &str = r#"(
+    queries: [
+        (name: "ice:text", value: Number, base: "two"),
+        (name: "ice:whole", value: Integer, base: 1.5),
+        (name: "ice:tables", value: Table, base: 1),
+    ],
     events: [
         (name: "cracked"),
         (name: "core:stolen"),
@@ -574,11 +580,6 @@ const BAD_CHAINS: &str = r#"(
         (name: "ice:wrong_about", about: "depth", fields: [(name: "depth", type: Number)]),
         (name: "ice:lost", about: "blok", fields: [(name: "block", type: Entity)]),
         (name: "ice:fields", fields: [(name: "end", type: Number), (name: "a", type: Number), (name: "a", type: String)]),
-    ],
-    queries: [
-        (name: "ice:text", value: Number, base: "two"),
-        (name: "ice:whole", value: Integer, base: 1.5),
-        (name: "ice:tables", value: Table, base: 1),
     ],
 )"#;
 
@@ -607,59 +608,59 @@ fn bad_declarations_are_reported_where_they_are_written_and_left_out() {
         .collect();
     let expected: &[(usize, usize, &str, Option<&str>)] = &[
         (
-            3,
+            8,
             16,
             "a declared chain is named `<mod>:<name>`, not `cracked`",
             Some("write `ice:cracked`: the game's own chains have plain names"),
         ),
         (
-            4,
+            9,
             16,
             "`core:stolen` is in the namespace of `core`; a mod declares chains only in its own",
             Some("name it `ice:stolen`"),
         ),
         (
-            5,
+            10,
             16,
             "`Loud` cannot be the name of a chain",
             Some("use lowercase letters, digits, `_` and `-`"),
         ),
-        (7, 16, "`ice:fine` is declared twice", None),
+        (12, 16, "`ice:fine` is declared twice", None),
         (
-            8,
+            13,
             42,
             "`about` names the field the chain is about, which must be an `Entity`; `depth` is a `Number`",
             None,
         ),
         (
-            9,
+            14,
             35,
             "`ice:lost` has no field `blok` to be about",
             Some("did you mean `block`?"),
         ),
         (
-            10,
+            15,
             46,
             "`end` cannot be the name of a field",
             Some(
                 "scripts read fields as `payload.name`: use letters, digits and `_`, not starting with a digit",
             ),
         ),
-        (10, 102, "`ice:fields` has two fields called `a`", None),
+        (15, 102, "`ice:fields` has two fields called `a`", None),
         (
-            13,
+            3,
             43,
             "the base value of `ice:text` must be a number, as its `value` says",
             None,
         ),
         (
-            14,
+            4,
             45,
             "the base value of `ice:whole` must be a whole number, as its `value` says",
             None,
         ),
         (
-            15,
+            5,
             30,
             "a query's value is a `Number`, `Integer`, `String` or `Boolean`, not `Table`",
             None,
