@@ -133,10 +133,11 @@ impl DeclaredChains {
     }
 }
 
-/// The name of a declared chain for as long as the process runs: chains and the battle's log
-/// name chains by `&'static str`, as the game's own are. Each name is kept once, however often
-/// content is loaded.
-fn intern(name: &str) -> &'static str {
+/// `name` (of a declared chain, or another text of its declaration) for as long as the process
+/// runs: chains, the battle's log and the editor definitions describe chains with `&'static
+/// str`, as the game's own are compiled in. Each text is kept once, however often content is
+/// loaded.
+pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
     let mut names = NAMES
         .lock()

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use super::super::api::{Access, Class, ENTITY_LIKE, LuaType, Record, TableField};
 use super::super::payload::{Domain, LuaShape};
 use crate::battle::chains::{ChainInfo, ChainKind};
+use crate::battle::mod_chains::intern;
 use crate::content::ContentDb;
 use crate::content::chains::{ChainDecl, DeclaredKind, FieldType};
 
@@ -32,7 +33,7 @@ impl ModChains {
     ///
     /// The descriptions the definitions are written from are `'static`, as the game's own
     /// chains are compiled in; those of declared chains are made here and kept for the rest of
-    /// the process, which writes definitions once.
+    /// the process (their texts interned), which writes definitions once.
     pub fn of(content: &ContentDb, mod_id: &str) -> ModChains {
         let Some(user) = content.mods.iter().find(|m| m.id == mod_id) else {
             return ModChains::none();
@@ -46,7 +47,7 @@ impl ModChains {
             .collect();
         ModChains {
             chains,
-            own: Some(keep(mod_id)),
+            own: Some(intern(mod_id)),
         }
     }
 
@@ -54,11 +55,6 @@ impl ModChains {
     pub fn chains(&self) -> &[ChainInfo] {
         &self.chains
     }
-}
-
-/// `text`, kept for the rest of the process.
-fn keep(text: &str) -> &'static str {
-    Box::leak(text.into())
 }
 
 /// A declared chain as the definitions see a chain.
@@ -69,8 +65,8 @@ fn describe(decl: &ChainDecl, taken: &mut BTreeSet<String>) -> ChainInfo {
         .map(|f| {
             let (ty, input) = lua_types(f.ty);
             TableField {
-                name: keep(&f.name),
-                doc: keep(&f.doc),
+                name: intern(&f.name),
+                doc: intern(&f.doc),
                 ty: optional(ty, f.optional),
                 input: optional(input, f.optional),
                 access: Access::Read,
@@ -80,8 +76,8 @@ fn describe(decl: &ChainDecl, taken: &mut BTreeSet<String>) -> ChainInfo {
         })
         .collect();
     let record: &'static Record = Box::leak(Box::new(Record {
-        name: keep(&type_name(&decl.name, taken)),
-        doc: keep(&decl.doc),
+        name: intern(&type_name(&decl.name, taken)),
+        doc: intern(&decl.doc),
         fields: Box::leak(fields.into_boxed_slice()),
     }));
     let payload = LuaShape::Table(record);
@@ -105,15 +101,15 @@ fn describe(decl: &ChainDecl, taken: &mut BTreeSet<String>) -> ChainInfo {
         _ => payload.input_type(),
     };
     ChainInfo {
-        name: keep(&decl.name),
-        doc: keep(&decl.doc),
+        name: intern(&decl.name),
+        doc: intern(&decl.doc),
         kind,
         payload,
         accepts,
         value,
         domain,
-        about: decl.about.as_deref().map(keep),
-        declared_by: Some(keep(&decl.mod_id)),
+        about: decl.about.as_deref().map(intern),
+        declared_by: Some(intern(&decl.mod_id)),
     }
 }
 
