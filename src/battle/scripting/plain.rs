@@ -159,7 +159,6 @@ pub(crate) fn fields_from_lua(decl: &ChainDecl, value: &Value) -> Result<Plain, 
         let plain = reader
             .typed(field.ty, &value, &mut path)
             .map_err(|why| format!("field `{path}`: {why}"))?;
-        reader.bytes += field.name.len();
         fields.insert(Key::Name(Rc::from(field.name.as_bytes())), plain);
     }
     Ok(Plain::Table(Rc::new(fields)))
