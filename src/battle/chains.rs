@@ -9,13 +9,14 @@
 use mlua::{Lua, Value};
 use serde::Serialize;
 
+use super::mod_chains::{self, DeclaredChains};
 use super::scripting::api::{Access, ENTITY_LIKE, LuaType, Record, TableField};
 use super::scripting::api::{entity_from_lua, opt_entity_from_lua};
 use super::scripting::payload::{Domain, LuaPayload, LuaShape, payload};
 use super::scripting::register::{self, LuaRegistration};
 use super::{Battle, Cmd, Evt, Qry};
 use crate::chain::Subject;
-use crate::content::{BlueprintId, Cost, DamageType, DamageTypes};
+use crate::content::{BlueprintId, ContentDb, Cost, DamageType, DamageTypes};
 
 use super::entity::EntityId;
 
@@ -248,6 +249,8 @@ pub struct ChainInfo {
     /// The payload field naming the entity the chain is about (registrations scoped to an
     /// entity see only payloads about it).
     pub about: Option<&'static str>,
+    /// The mod that declared the chain; `None` for the game's own.
+    pub declared_by: Option<&'static str>,
 }
 
 /// What a chain is, for scripts.
@@ -261,6 +264,17 @@ pub enum ChainKind {
     Event,
 }
 
+impl ChainKind {
+    /// The kind in words, with its article: `a command`, `a query`, `an event`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ChainKind::Command => "a command",
+            ChainKind::Query => "a query",
+            ChainKind::Event => "an event",
+        }
+    }
+}
+
 macro_rules! chains {
     (
         commands { $( $(#[doc = $cdoc:literal])* $c:ident : $ct:ty ),* $(,)? }
@@ -272,6 +286,8 @@ macro_rules! chains {
             $( $(#[doc = $cdoc])* pub $c: Cmd<$ct>, )*
             $( $(#[doc = $qdoc])* pub $q: Qry<$qi, $qo>, )*
             $( $(#[doc = $edoc])* pub $e: Evt<$et>, )*
+            /// The events and queries mods declare.
+            pub(crate) declared: DeclaredChains,
         }
 
         impl Chains {
@@ -286,6 +302,7 @@ macro_rules! chains {
                     value: None,
                     domain: None,
                     about: <$ct as LuaPayload>::ABOUT,
+                    declared_by: None,
                 }, )*
                 $( ChainInfo {
                     name: stringify!($q),
@@ -296,6 +313,7 @@ macro_rules! chains {
                     value: Some(<$qo as LuaPayload>::SHAPE),
                     domain: payload!(@domain $($qd)?),
                     about: <$qi as LuaPayload>::ABOUT,
+                    declared_by: None,
                 }, )*
                 $( ChainInfo {
                     name: stringify!($e),
@@ -306,14 +324,16 @@ macro_rules! chains {
                     value: None,
                     domain: None,
                     about: <$et as LuaPayload>::ABOUT,
+                    declared_by: None,
                 }, )*
             ];
 
-            pub(super) fn new() -> Chains {
+            pub(super) fn new(content: &ContentDb) -> Chains {
                 Chains {
                     $( $c: Cmd::new(stringify!($c)), )*
                     $( $q: Qry::new(stringify!($q), $provider), )*
                     $( $e: Evt::new(stringify!($e)), )*
+                    declared: DeclaredChains::new(content),
                 }
             }
 
@@ -322,6 +342,7 @@ macro_rules! chains {
                 $( self.$c.remove_owner(owner); )*
                 $( self.$q.remove_owner(owner); )*
                 $( self.$e.remove_owner(owner); )*
+                self.declared.remove_owner(owner);
             }
 
             /// Removes every registration scoped to `subject`, on every chain.
@@ -329,6 +350,7 @@ macro_rules! chains {
                 $( self.$c.remove_subject(subject); )*
                 $( self.$q.remove_subject(subject); )*
                 $( self.$e.remove_subject(subject); )*
+                self.declared.remove_subject(subject);
             }
 
             /// Removes one registration of the chain `name`.
@@ -337,7 +359,7 @@ macro_rules! chains {
                     $( stringify!($c) => self.$c.remove(id), )*
                     $( stringify!($q) => self.$q.remove(id), )*
                     $( stringify!($e) => self.$e.remove(id), )*
-                    _ => false,
+                    _ => self.declared.remove(name, id),
                 }
             }
         }
@@ -352,7 +374,7 @@ macro_rules! chains {
                     payload!(@domain $($qd)?),
                 )), )*
                 $( stringify!($e) => Err(format!("`{}` is an event: use react, not modify", stringify!($e))), )*
-                _ => Err(register::unknown_chain(name)),
+                _ => mod_chains::lua_modify(b, name, reg),
             }
         }
 
@@ -361,8 +383,8 @@ macro_rules! chains {
             match name {
                 $( stringify!($c) => register::command_reaction(&mut b.chains.$c, reg), )*
                 $( stringify!($q) => Err(format!("`{}` is a query: queries have no reactions, use modify", stringify!($q))), )*
-                $( stringify!($e) => Ok(register::event_reaction(&mut b.chains.$e, reg)), )*
-                _ => Err(register::unknown_chain(name)),
+                $( stringify!($e) => Ok(register::event_reaction(&mut b.chains.$e, reg, <$et as LuaPayload>::to_lua)), )*
+                _ => mod_chains::lua_react(b, name, reg),
             }
         }
 
@@ -370,7 +392,7 @@ macro_rules! chains {
         pub(crate) fn lua_command(b: &mut Battle, lua: &Lua, name: &str, payload: &Value) -> mlua::Result<Value> {
             match name {
                 $( stringify!($c) => register::run_command(b, lua, |b: &Battle| &b.chains.$c, payload), )*
-                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Command))),
+                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Command, &b.content))),
             }
         }
 
@@ -378,7 +400,11 @@ macro_rules! chains {
         pub(crate) fn lua_query(b: &mut Battle, lua: &Lua, name: &str, input: &Value) -> mlua::Result<Value> {
             match name {
                 $( stringify!($q) => register::run_query(b, lua, |b: &Battle| &b.chains.$q, input), )*
-                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Query))),
+                _ if b.content.declared_chain(name).is_some() => {
+                    let user = super::scripting::HostLink::get(lua)?.mod_index;
+                    mod_chains::lua_query(b, lua, user, name, input).map_err(mlua::Error::runtime)
+                }
+                _ => Err(mlua::Error::runtime(register::not_a(name, ChainKind::Query, &b.content))),
             }
         }
     };

@@ -16,6 +16,7 @@ pub mod effects;
 pub mod entity;
 pub mod field;
 mod lifecycle;
+mod mod_chains;
 mod movement;
 mod placement;
 pub mod preview;
@@ -546,7 +547,7 @@ impl Battle {
         let field = config.world.clone().map(|w| Arc::new(Field::new(w)));
         let mut battle = Battle {
             state,
-            chains: Chains::new(),
+            chains: Chains::new(&content),
             content,
             config,
             field,

@@ -390,7 +390,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Try(args) => trial::run(&context, &args),
         Command::TestMod(args) => test_mod::run(&context, &args),
         Command::NewMod(args) => new_mod::run(&args),
-        Command::Api(args) => api::run(&args),
+        Command::Api(args) => api::run(&context, &args),
     }?;
     context.finish()
 }

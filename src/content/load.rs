@@ -208,6 +208,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_terrains(info, &mut db, &mut loading);
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
+        super::chains::load(info, &mut db.chains, &mut loading);
     }
     let Loading {
         mut diagnostics,
@@ -367,7 +368,7 @@ fn load_scripts(info: &ModInfo, loading: &mut Loading) -> BTreeMap<String, Scrip
 }
 
 /// Checks a content name (the file stem) can be part of an id.
-fn valid_name(name: &str) -> bool {
+pub(super) fn valid_name(name: &str) -> bool {
     crate::modding::manifest::is_valid_mod_id(name)
 }
 

@@ -12,6 +12,7 @@ pub mod attacker;
 pub mod augments;
 pub mod behaviour;
 pub mod blueprint;
+pub mod chains;
 pub mod damage;
 pub mod describe;
 pub mod description;
@@ -45,6 +46,7 @@ pub use attacker::{AttackerType, Size, Spawn};
 pub use augments::Augment;
 pub use behaviour::{Aim, Behaviour, Priority, Projectile, Shape, Shooter, Targets};
 pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement, Rarity};
+pub use chains::ChainDecl;
 pub use damage::{DamageType, DamageTypes};
 pub use designs::LevelDesign;
 pub use events::Event;
@@ -80,30 +82,60 @@ pub enum Param {
     Text(String),
 }
 
-// By hand rather than `untagged`, so that a wrong value says what was expected instead of
-// "did not match any variant".
+impl Scalar for Param {
+    const EXPECTING: &'static str = "a number or a text in quotes";
+    fn number(n: f64) -> Param {
+        Param::Number(n)
+    }
+    fn text(t: String) -> Param {
+        Param::Text(t)
+    }
+}
+
 impl<'de> Deserialize<'de> for Param {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Param, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Param;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a number or a text in quotes")
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Param, E> {
-                Ok(Param::Number(v))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Param, E> {
-                Ok(Param::Number(v as f64))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Param, E> {
-                Ok(Param::Number(v as f64))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Param, E> {
-                Ok(Param::Text(v.to_string()))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
+        deserializer.deserialize_any(ScalarVisitor(std::marker::PhantomData))
+    }
+}
+
+/// A value written plainly in RON as a number, a text in quotes or, where it may be one, `true`
+/// or `false`. Read by hand rather than as an `untagged` enum, so that a wrong value says what
+/// was expected instead of "did not match any variant".
+pub(crate) trait Scalar: Sized {
+    /// What a value may be, in words, for the error of one that is none of those.
+    const EXPECTING: &'static str;
+    /// The value of a number.
+    fn number(n: f64) -> Self;
+    /// The value of a text.
+    fn text(t: String) -> Self;
+    /// The value of `true` or `false`, where a boolean may be one.
+    fn boolean(_: bool) -> Option<Self> {
+        None
+    }
+}
+
+/// Reads a [`Scalar`] `T` (with `deserialize_any`).
+pub(crate) struct ScalarVisitor<T>(pub std::marker::PhantomData<T>);
+
+impl<T: Scalar> serde::de::Visitor<'_> for ScalarVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<T, E> {
+        Ok(T::number(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<T, E> {
+        Ok(T::number(v as f64))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<T, E> {
+        Ok(T::number(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<T, E> {
+        Ok(T::text(v.to_string()))
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<T, E> {
+        T::boolean(v).ok_or_else(|| E::invalid_type(serde::de::Unexpected::Bool(v), &self))
     }
 }
 
@@ -179,6 +211,9 @@ pub struct ContentDb {
     pub levels: Option<LevelSetter>,
     /// The tutorial (`tutorial.ron`), if a mod defines one and it has no errors.
     pub tutorial: Option<Tutorial>,
+    /// The events and queries mods declare (each mod's `chains.ron`), in load order, those
+    /// with errors left out.
+    pub chains: Vec<ChainDecl>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.
@@ -259,6 +294,11 @@ impl ContentDb {
             *slot = terrain;
         }
         Ok(id)
+    }
+
+    /// The chain a mod declared with the name `<mod>:<name>`.
+    pub fn declared_chain(&self, name: &str) -> Option<&ChainDecl> {
+        self.chains.iter().find(|c| c.name == name)
     }
 
     /// The position of a mod in the load order.

@@ -329,9 +329,15 @@ fn describe(error: &ron::Error, path: &FieldPath) -> String {
 
 /// The byte offset of the first `name:` field key in the file.
 pub fn find_field(file: &SourceFile, name: &str) -> Option<usize> {
+    find_field_from(file, name, 0)
+}
+
+/// The byte offset of the first `name:` field key at or after byte `from`: a field of one of
+/// several items of a file, looked for after the item's start.
+pub fn find_field_from(file: &SourceFile, name: &str, from: usize) -> Option<usize> {
     let mut found = None;
     scan(&file.text, |token, offset, rest| {
-        if token == name && rest.trim_start().starts_with(':') {
+        if offset >= from && token == name && rest.trim_start().starts_with(':') {
             found = Some(offset);
             return false;
         }
@@ -383,10 +389,16 @@ pub fn find_field_valued(file: &SourceFile, name: &str, value: &str) -> Option<u
 
 /// The byte offset of the opening quote of the first string literal whose text is `value`.
 pub fn find_string(file: &SourceFile, value: &str) -> Option<usize> {
+    find_string_from(file, value, 0)
+}
+
+/// The byte offset of the opening quote of the first string literal whose text is `value`, at
+/// or after byte `from`.
+pub fn find_string_from(file: &SourceFile, value: &str, from: usize) -> Option<usize> {
     let quoted = format!("\"{value}\"");
     let mut found = None;
     scan(&file.text, |token, offset, _| {
-        if token == quoted {
+        if offset >= from && token == quoted {
             found = Some(offset);
             return false;
         }

@@ -1,17 +1,57 @@
 //! The editor definitions of `rampart api` hold to the game: every function a real VM has on
 //! `game`, on entity handles and on `self`, and every field of every chain's payload, is in
 //! both files, with its type; the Lua Language Server file runs as Lua and the Luau file has the
-//! shape luau-lsp reads, with every type in it accepted by Luau's own parser.
+//! shape luau-lsp reads, with every type in it accepted by Luau's own parser. Definitions
+//! written for a mod (`--mod`) hold the same for the chains it and its dependencies declare.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Output};
 
 use rampart::battle::scripting::api::{LuaType, Record};
-use rampart::battle::scripting::defs::{lua_ls, luau};
-use rampart::battle::{Battle, BattleConfig, ChainKind, Chains, LuaShape, Position};
+use rampart::battle::scripting::defs::{self, ModChains};
+use rampart::battle::{Battle, BattleConfig, ChainInfo, ChainKind, Chains, LuaShape, Position};
 use rampart::rng::Seed;
 
-use crate::common::{Mods, blueprint};
+use crate::common::{Mods, blueprint, documented_file};
+
+/// The Luau definitions of the game's API.
+fn luau() -> String {
+    defs::luau(&ModChains::none())
+}
+
+/// The Lua Language Server annotations of the game's API.
+fn lua_ls() -> String {
+    defs::lua_ls(&ModChains::none())
+}
+
+/// The chains definitions are written with for the example mod `frost` (which declares an
+/// event and a query) and for the documented mod `winter` (which depends on `frost`).
+fn for_mods() -> Vec<(&'static str, ModChains)> {
+    let mods = Mods::new();
+    mods.file("winter/mod.ron", &documented_file("winter/mod.ron"));
+    mods.file(
+        "winter/scripts/winter.lua",
+        &documented_file("winter/scripts/winter.lua"),
+    );
+    let content = mods.load_after_repo_with(&["frost"]);
+    ["frost", "winter"]
+        .into_iter()
+        .map(|id| (id, ModChains::of(&content, id)))
+        .collect()
+}
+
+/// Every file to hold to the shape of its format: for the game's API alone, and for each mod of
+/// [`for_mods`].
+fn every_luau() -> Vec<String> {
+    let mods = for_mods().into_iter().map(|(_, m)| defs::luau(&m));
+    std::iter::once(luau()).chain(mods).collect()
+}
+
+/// As [`every_luau`], for the Lua Language Server.
+fn every_lua_ls() -> Vec<String> {
+    let mods = for_mods().into_iter().map(|(_, m)| defs::lua_ls(&m));
+    std::iter::once(lua_ls()).chain(mods).collect()
+}
 
 /// A building whose script lists, when placed, the functions the VM has on `game`, on `self`
 /// and on entity handles (reached as the real metatables reach them), and the fields of a
@@ -213,9 +253,46 @@ fn field_line<'a>(text: &'a str, start: &str, record: &Record, field_line: &str)
 
 #[test]
 fn every_payload_field_of_every_chain_is_in_both_files_with_its_type() {
-    let (luau, lua_ls) = (luau(), lua_ls());
+    let fields = payload_fields_declared(&luau(), &lua_ls(), Chains::ALL, None);
+    assert!(fields >= 20, "only {fields} payload fields");
+}
+
+#[test]
+fn definitions_for_a_mod_type_the_chains_it_and_its_dependencies_declare() {
+    for (id, declared) in for_mods() {
+        let chains: Vec<ChainInfo> = Chains::ALL
+            .iter()
+            .chain(declared.chains())
+            .copied()
+            .collect();
+        let names: Vec<&str> = declared.chains().iter().map(|c| c.name).collect();
+        assert_eq!(names, ["frost:shattered", "frost:chill_power"], "for {id}");
+        let (luau, lua_ls) = (defs::luau(&declared), defs::lua_ls(&declared));
+        let fields = payload_fields_declared(&luau, &lua_ls, &chains, Some(id));
+        let game_fields = payload_fields_declared(&luau, &lua_ls, Chains::ALL, Some(id));
+        assert_eq!(fields, game_fields + 4, "for {id}: frost's 3 and 1 fields");
+        assert!(luau.contains("export type FrostShattered = {"), "{luau}");
+        assert!(luau.contains("    spire: Entity,\n"), "{luau}");
+        assert!(
+            luau.contains(
+                "(self: Game, chain: \"frost:chill_power\", input: ({ spire: Entity | Instance } | Entity | Instance)) -> number"
+            ),
+            "a query about an entity may be asked for the entity: {luau}"
+        );
+    }
+}
+
+/// Checks that every payload field of `chains` is in both files with its type, and that every
+/// function taking a chain's name is declared for each chain it fits; `own` is the mod the
+/// files are for, which alone fires its events. Gives the number of fields checked.
+fn payload_fields_declared(
+    luau: &str,
+    lua_ls: &str,
+    chains: &[ChainInfo],
+    own: Option<&str>,
+) -> usize {
     let mut fields = 0;
-    for chain in Chains::ALL {
+    for chain in chains {
         for shape in std::iter::once(chain.payload).chain(chain.value) {
             let LuaShape::Table(record) = shape else {
                 continue;
@@ -223,13 +300,13 @@ fn every_payload_field_of_every_chain_is_in_both_files_with_its_type() {
             for field in record.fields {
                 fields += 1;
                 let luau_line = field_line(
-                    &luau,
+                    luau,
                     &format!("export type {} = {{", record.name),
                     record,
                     &format!("{}: ", field.name),
                 );
                 let lua_ls_line = field_line(
-                    &lua_ls,
+                    lua_ls,
                     &format!("---@class {}\n", record.name),
                     record,
                     &format!("---@field {}", field.name),
@@ -247,11 +324,14 @@ fn every_payload_field_of_every_chain_is_in_both_files_with_its_type() {
         }
         // Declared once for the chain in each function that takes its kind's name: `modify`
         // (commands, queries) and `react` (commands, events) on `game` and on `self`,
-        // `command` on `game`, `query` on `game` and on entities.
+        // `command` on `game`, `query` on `game` and on entities, and `event` on `game` for
+        // the events of the mod the files are for.
         let form = format!("chain: \"{}\"", chain.name);
+        let fired = chain.declared_by.is_some() && chain.declared_by == own;
         let expected = match chain.kind {
             ChainKind::Command => 5,
             ChainKind::Query => 4,
+            ChainKind::Event if fired => 3,
             ChainKind::Event => 2,
         };
         assert_eq!(
@@ -267,19 +347,24 @@ fn every_payload_field_of_every_chain_is_in_both_files_with_its_type() {
             chain.name
         );
     }
-    assert!(fields >= 20, "only {fields} payload fields");
+    fields
 }
 
 #[test]
 fn the_lua_ls_file_runs_as_lua_and_its_annotations_are_well_formed() {
-    let text = lua_ls();
+    for text in every_lua_ls() {
+        lua_ls_is_well_formed(&text);
+    }
+}
+
+fn lua_ls_is_well_formed(text: &str) {
     let lua = mlua::Lua::new();
-    lua.load(&text)
+    lua.load(text)
         .set_name("=rampart.d.lua")
         .exec()
         .unwrap_or_else(|e| panic!("the file does not run: {e}"));
     let game: mlua::Table = lua.globals().get("game").unwrap();
-    let classes = lua_ls_classes(&text);
+    let classes = lua_ls_classes(text);
     for name in &classes["Game"] {
         let f: mlua::Value = game.get(name.as_str()).unwrap();
         assert!(f.is_function(), "game.{name} is no function stub");
@@ -370,7 +455,12 @@ fn type_names(expr: &str) -> Vec<String> {
 
 #[test]
 fn the_luau_file_has_the_shape_luau_lsp_reads_and_luau_parses_its_types() {
-    let text = luau();
+    for text in every_luau() {
+        luau_is_well_formed(&text);
+    }
+}
+
+fn luau_is_well_formed(text: &str) {
     let mut declared: BTreeSet<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();
     // Every type expression, and the `export type` blocks, which are Luau code as they stand.
     let mut types: Vec<String> = Vec::new();
@@ -520,4 +610,19 @@ fn rampart_api_writes_both_files_or_one_to_standard_output() {
         let out = rampart(&refused.iter().map(|s| &**s).collect::<Vec<_>>());
         assert_eq!(out.status.code(), Some(2), "{refused:?}");
     }
+}
+
+#[test]
+fn rampart_api_for_a_mod_writes_the_definitions_for_that_mod() {
+    let out = rampart(&["api", "--mod", "mods/example-frost", "--luau-defs", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, frost) = for_mods().remove(0);
+    let written = String::from_utf8_lossy(&out.stdout);
+    assert!(written == defs::luau(&frost), "{written}");
+    let out = rampart(&["api", "--mod", "no/such/mod", "--luau-defs", "-"]);
+    assert_eq!(out.status.code(), Some(2));
 }

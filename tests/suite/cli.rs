@@ -75,6 +75,11 @@ const BROKEN: &[(&str, &str, &str)] = &[
         "`twins:wall` is defined twice",
     ),
     (
+        "foreign_chain",
+        "thief/chains.ron:4:16",
+        "`core:stolen` is in the namespace of `core`; a mod declares chains only in its own",
+    ),
+    (
         "duplicate_mod",
         "duplicate_mod/core/mod.ron:1:6",
         "mod id `core` is used twice",

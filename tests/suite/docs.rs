@@ -108,7 +108,10 @@ fn shape_of(cell: &str) -> Result<Shape, String> {
     }
     for (start, shape) in [
         ("a number", Shape::Number),
+        ("a whole number", Shape::Integer),
         ("a list of strings", Shape::Strings),
+        ("a string", Shape::String),
+        ("a boolean", Shape::Boolean),
         ("an attacker (entity)", Shape::Entity),
         ("an entity", Shape::Entity),
         ("nil", Shape::Nil),
@@ -125,6 +128,9 @@ enum Shape {
     Table(Vec<String>),
     Entity,
     Number,
+    Integer,
+    String,
+    Boolean,
     Strings,
     Nil,
 }
@@ -137,6 +143,9 @@ impl From<LuaShape> for Shape {
             }
             LuaShape::Entity => Shape::Entity,
             LuaShape::Number => Shape::Number,
+            LuaShape::Integer => Shape::Integer,
+            LuaShape::String => Shape::String,
+            LuaShape::Boolean => Shape::Boolean,
             LuaShape::Strings => Shape::Strings,
             LuaShape::Nil => Shape::Nil,
         }

@@ -39,6 +39,7 @@ mod level_regenerate;
 mod levels;
 mod limits_data;
 mod mod_api;
+mod mod_chains;
 mod mod_list;
 mod new_mod_cli;
 mod replay;

@@ -19,6 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 
 use mlua::Lua;
 
@@ -27,6 +28,7 @@ use super::api::HandleCache;
 use super::cost::{Meter, Resume};
 use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;
+use crate::content::ContentDb;
 use crate::lua::{Budget, Sandbox, ScriptError};
 
 /// Different warnings given per battle before the rest are not shown ([`HostShared::warn_once`]).
@@ -47,6 +49,9 @@ pub(crate) struct HostShared {
     pub(super) meter: Meter,
     /// Errors raised with no battle to log them in (under `rampart check`).
     pub(super) unlogged: RefCell<Vec<ScriptError>>,
+    /// The content the scripts belong to: what registrations are checked against, with or
+    /// without a battle.
+    pub(super) content: Arc<ContentDb>,
 }
 
 /// Lends a battle to the script API; dropping it takes the battle back.
@@ -69,7 +74,8 @@ impl Drop for Active<'_> {
 }
 
 impl HostShared {
-    pub(super) fn new(mods: usize, budget: Rc<Budget>) -> Rc<HostShared> {
+    pub(super) fn new(content: Arc<ContentDb>, budget: Rc<Budget>) -> Rc<HostShared> {
+        let mods = content.mods.len();
         Rc::new(HostShared {
             battle: Cell::new(std::ptr::null_mut()),
             owner: Cell::new(None),
@@ -79,6 +85,7 @@ impl HostShared {
             limits: TickLimits::new(mods, budget),
             meter: Meter::default(),
             unlogged: RefCell::new(Vec::new()),
+            content,
         })
     }
 

@@ -20,6 +20,7 @@ pub mod failures;
 mod lend;
 pub mod limits;
 pub mod payload;
+pub mod plain;
 pub(crate) mod register;
 
 use std::cell::RefCell;
@@ -121,7 +122,7 @@ impl ScriptHost {
     /// Creates one sandbox per mod that has scripts. Nothing runs yet.
     pub(crate) fn new(content: &Arc<ContentDb>, limits: &Limits) -> Rc<ScriptHost> {
         let budget = Budget::new();
-        let shared = HostShared::new(content.mods.len(), budget.clone());
+        let shared = HostShared::new(content.clone(), budget.clone());
         let mut runtimes = Vec::new();
         for (i, m) in content.mods.iter().enumerate() {
             if m.scripts.is_empty() {

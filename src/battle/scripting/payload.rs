@@ -23,9 +23,7 @@ use super::api::{
 };
 use crate::content::{Cost, DamageType, DamageTypes};
 
-/// The largest magnitude any number of a chain may have. Sums of such numbers stay finite, and
-/// no quantity of the game comes near it.
-pub const MAX_MAGNITUDE: f64 = 1e15;
+pub use crate::content::chains::MAX_MAGNITUDE;
 
 /// The values a number of a chain may take. A script's value outside its chain's domain (NaN,
 /// an infinity, a negative speed, an interval of 0…) is a script error, and the value before
@@ -75,6 +73,12 @@ pub enum LuaShape {
     Entity,
     /// A number.
     Number,
+    /// A whole number.
+    Integer,
+    /// A string.
+    String,
+    /// A boolean.
+    Boolean,
     /// A list of strings.
     Strings,
     /// Nothing (`nil`).
@@ -88,6 +92,9 @@ impl LuaShape {
             LuaShape::Table(record) => LuaType::Record(record),
             LuaShape::Entity => LuaType::Class(Class::Entity),
             LuaShape::Number => LuaType::Number,
+            LuaShape::Integer => LuaType::Integer,
+            LuaShape::String => LuaType::String,
+            LuaShape::Boolean => LuaType::Boolean,
             LuaShape::Strings => LuaType::List(&LuaType::String),
             LuaShape::Nil => LuaType::Nil,
         }

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use mlua::{AnyUserData, Function, Lua, MetaMethod, UserData, UserDataMethods, Value};
 
 use super::super::chains::{ChainKind, chain_kind};
+use super::super::mod_chains::{self, DeclaredPayload, Use};
 use super::super::{Battle, Cmd, EntityId, Evt, Owner, Qry, Scope};
 use super::api::{
     Arg, CallArgs, Class, LuaType, LuaTyped, Returned, api_functions, entity_to_lua, tables,
@@ -16,7 +17,10 @@ use super::api::{
 use super::failures::ScriptId;
 use super::lend::HostLink;
 use super::payload::{Domain, LuaPayload};
+use super::plain::{self, Plain};
 use crate::chain::{Flow, Outcome, ReactionFn, RegistrationId, Subject};
+use crate::content::ContentDb;
+use crate::content::chains::{DeclaredKind, FieldType};
 use crate::lua::{Sandbox, ScriptError};
 
 impl HostLink {
@@ -32,7 +36,14 @@ impl HostLink {
         self_entity: Option<EntityId>,
         function: Function,
     ) -> Result<Registration, String> {
-        check_registration(chain, kind, priority)?;
+        check_registration(
+            &self.shared.content,
+            self.mod_index,
+            chain,
+            kind,
+            priority,
+            self_entity.is_some(),
+        )?;
         let owner = match self_entity {
             Some(e) => Owner::Entity(e),
             None => self.current_owner(),
@@ -126,9 +137,23 @@ pub(crate) enum RegistrationKind {
     React,
 }
 
-/// Checks a registration against the chain's kind before anything is built.
-fn check_registration(chain: &str, kind: RegistrationKind, priority: i32) -> Result<(), String> {
-    let chain_kind = chain_kind(chain).ok_or_else(|| unknown_chain(chain))?;
+/// Checks a registration of a script of mod `user` against the chain's kind before anything is
+/// built; a chain a mod declared must also be open to `user` ([`mod_chains::usable`]).
+fn check_registration(
+    content: &ContentDb,
+    user: usize,
+    chain: &str,
+    kind: RegistrationKind,
+    priority: i32,
+    self_scoped: bool,
+) -> Result<(), String> {
+    let Some(chain_kind) = chain_kind(chain) else {
+        let how = match kind {
+            RegistrationKind::Modify => Use::Modify,
+            RegistrationKind::React => Use::React,
+        };
+        return mod_chains::usable(content, user, chain, how, self_scoped).map(|_| ());
+    };
     match (chain_kind, kind) {
         (ChainKind::Event, RegistrationKind::Modify) => {
             Err(format!("`{chain}` is an event: use react, not modify"))
@@ -146,9 +171,13 @@ fn check_registration(chain: &str, kind: RegistrationKind, priority: i32) -> Res
     }
 }
 
-/// The message for a chain name that does not exist, with the closest real one.
-pub(crate) fn unknown_chain(name: &str) -> String {
-    let names = super::super::Chains::ALL.iter().map(|c| c.name);
+/// The message for a chain name that does not exist, with the closest real one among the
+/// game's chains and those the mods of `content` declare.
+pub(crate) fn unknown_chain(name: &str, content: &ContentDb) -> String {
+    let names = super::super::Chains::ALL
+        .iter()
+        .map(|c| c.name)
+        .chain(content.chains.iter().map(|c| c.name.as_str()));
     match crate::diagnostics::did_you_mean(name, names) {
         Some(hint) => format!("there is no chain `{name}`; {hint}"),
         None => {
@@ -157,12 +186,17 @@ pub(crate) fn unknown_chain(name: &str) -> String {
     }
 }
 
-/// The message for using a chain as the wrong kind.
-pub(crate) fn not_a(name: &str, wanted: ChainKind) -> String {
-    match chain_kind(name) {
-        None => unknown_chain(name),
-        Some(kind) => format!("`{name}` is a {kind:?}, not a {wanted:?}").to_lowercase(),
-    }
+/// The message for using the chain `name` as the wrong kind.
+pub(crate) fn not_a(name: &str, wanted: ChainKind, content: &ContentDb) -> String {
+    let kind = match chain_kind(name) {
+        Some(kind) => kind,
+        None => match content.declared_chain(name).map(|d| &d.kind) {
+            Some(DeclaredKind::Event) => ChainKind::Event,
+            Some(DeclaredKind::Query { .. }) => ChainKind::Query,
+            None => return unknown_chain(name, content),
+        },
+    };
+    format!("`{name}` is {}, not {}", kind.noun(), wanted.noun())
 }
 
 /// A registration handle returned to scripts; `:remove()` takes the callback off its chain or
@@ -383,10 +417,13 @@ pub(crate) fn command_modifier<T: LuaPayload + Subject<EntityId>>(
         .map_err(|e| e.to_string())
 }
 
-/// A reaction calling a Lua function with a read-only copy of the payload.
-fn lua_reaction<T: LuaPayload>(cb: LuaCallback) -> Box<ReactionFn<Battle, T>> {
+/// A reaction calling a Lua function with a read-only copy of the payload, made by `to_lua`.
+fn lua_reaction<T: 'static>(
+    cb: LuaCallback,
+    to_lua: fn(&T, &Lua, &Battle) -> mlua::Result<Value>,
+) -> Box<ReactionFn<Battle, T>> {
     Box::new(move |b: &mut Battle, payload: &T| {
-        cb.call::<(), 1>(b, |lua, b| one(read_only(payload.to_lua(lua, b)?)));
+        cb.call::<(), 1>(b, |lua, b| one(read_only(to_lua(payload, lua, b)?)));
     })
 }
 
@@ -399,39 +436,92 @@ pub(crate) fn command_reaction<T: LuaPayload + Subject<EntityId>>(
             reg.owner,
             reg.scope,
             reg.priority,
-            lua_reaction(reg.callback),
+            lua_reaction(reg.callback, T::to_lua),
         )
         .map_err(|e| e.to_string())
 }
 
-/// A query modifier calling a Lua function. What it returns must lie in the chain's `domain`
-/// (a value it was given back unchanged always does); otherwise the value before it is kept.
-pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + PartialEq>(
+/// How a query modifier is called and what it returns is read, for one kind of query.
+trait QueryValues<I, O>: 'static {
+    /// The modifier's arguments: the value so far, then the input.
+    fn args(&self, lua: &Lua, b: &Battle, value: &O, input: &I) -> mlua::Result<[Arg; 2]>;
+    /// The new value from what the modifier returned (not `nil`), or why it is refused.
+    fn read(&self, returned: &Value, b: &Battle, before: &O) -> mlua::Result<O>;
+}
+
+/// A query of the game's: values of a Rust type, numbers within the chain's domain.
+struct Typed {
+    name: &'static str,
+    domain: Option<Domain>,
+}
+
+impl<I: LuaPayload, O: LuaPayload + PartialEq> QueryValues<I, O> for Typed {
+    fn args(&self, lua: &Lua, b: &Battle, value: &O, input: &I) -> mlua::Result<[Arg; 2]> {
+        Ok([value.arg(lua, b)?, input.arg(lua, b)?])
+    }
+
+    /// A value given back unchanged is never at fault.
+    fn read(&self, returned: &Value, b: &Battle, before: &O) -> mlua::Result<O> {
+        let new = O::from_lua(returned, b)?;
+        if new == *before {
+            return Ok(new);
+        }
+        new.check(self.domain).map(|()| new).map_err(|why| {
+            mlua::Error::runtime(format!(
+                "the `{}` modifier returned a value out of range ({why}); the value before it is kept",
+                self.name
+            ))
+        })
+    }
+}
+
+/// A query a mod declared: plain values of its declared type.
+struct Declared {
+    name: &'static str,
+    value: FieldType,
+}
+
+impl QueryValues<DeclaredPayload, Plain> for Declared {
+    fn args(
+        &self,
+        lua: &Lua,
+        _: &Battle,
+        value: &Plain,
+        input: &DeclaredPayload,
+    ) -> mlua::Result<[Arg; 2]> {
+        Ok([
+            Arg::Value(value.to_lua(lua)?),
+            Arg::Value(input.fields.to_lua(lua)?),
+        ])
+    }
+
+    fn read(&self, returned: &Value, _: &Battle, _: &Plain) -> mlua::Result<Plain> {
+        plain::value_from_lua(self.value, returned).map_err(|why| {
+            mlua::Error::runtime(format!(
+                "the `{}` modifier returned a value that does not fit ({why}); the value before it is kept",
+                self.name
+            ))
+        })
+    }
+}
+
+/// A query modifier calling a Lua function: a value it returns that `values` refuses is a
+/// script error, and the value before it is kept.
+fn lua_query_modifier<I: Subject<EntityId> + 'static, O: 'static>(
     chain: &mut Qry<I, O>,
     reg: LuaRegistration,
-    domain: Option<Domain>,
+    values: impl QueryValues<I, O>,
 ) -> RegistrationId {
     let cb = reg.callback;
-    let name = chain.name();
     chain.modify(
         reg.owner,
         reg.scope,
         reg.priority,
         Box::new(move |b: &mut Battle, input: &I, value: &mut O| {
-            let result: Option<Returned> =
-                cb.call(b, |lua, b| Ok([value.arg(lua, b)?, input.arg(lua, b)?]));
+            let result: Option<Returned> = cb.call(b, |lua, b| values.args(lua, b, value, input));
             match result.map(|r| r.0) {
                 None | Some(Value::Nil) => {}
-                Some(v) => match O::from_lua(&v, b).and_then(|new| {
-                    if new == *value {
-                        return Ok(new);
-                    }
-                    new.check(domain).map(|()| new).map_err(|why| {
-                        mlua::Error::runtime(format!(
-                            "the `{name}` modifier returned a value out of range ({why}); the value before it is kept"
-                        ))
-                    })
-                }) {
+                Some(v) => match values.read(&v, b, value) {
                     Ok(new) => *value = new,
                     Err(e) => cb.report(b, &e),
                 },
@@ -440,15 +530,38 @@ pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + 
     )
 }
 
-pub(crate) fn event_reaction<T: LuaPayload + Subject<EntityId>>(
+/// A modifier of one of the game's queries. What it returns must lie in the chain's `domain`
+/// (a value it was given back unchanged always does).
+pub(crate) fn query_modifier<I: LuaPayload + Subject<EntityId>, O: LuaPayload + PartialEq>(
+    chain: &mut Qry<I, O>,
+    reg: LuaRegistration,
+    domain: Option<Domain>,
+) -> RegistrationId {
+    let name = chain.name();
+    lua_query_modifier(chain, reg, Typed { name, domain })
+}
+
+/// A modifier of a query a mod declared: what it returns must be of the declared type `value`.
+pub(crate) fn declared_query_modifier(
+    chain: &mut Qry<DeclaredPayload, Plain>,
+    reg: LuaRegistration,
+    value: FieldType,
+) -> RegistrationId {
+    let name = chain.name();
+    lua_query_modifier(chain, reg, Declared { name, value })
+}
+
+/// A reaction on an event, which gets the payload as `to_lua` makes it in its own VM.
+pub(crate) fn event_reaction<T: Subject<EntityId> + 'static>(
     chain: &mut Evt<T>,
     reg: LuaRegistration,
+    to_lua: fn(&T, &Lua, &Battle) -> mlua::Result<Value>,
 ) -> RegistrationId {
     chain.react(
         reg.owner,
         reg.scope,
         reg.priority,
-        lua_reaction(reg.callback),
+        lua_reaction(reg.callback, to_lua),
     )
 }
 

@@ -133,18 +133,23 @@ impl Arena {
 
     /// The first tick `tower` fired at.
     pub fn first_shot(&self, tower: EntityId) -> u64 {
+        self.fired("tower_fired")
+            .into_iter()
+            .find(|(_, about)| *about == Some(tower))
+            .map(|(tick, _)| tick)
+            .expect("the tower fired")
+    }
+
+    /// When the event `chain` was fired, and about which entity, as the battle's log has it.
+    pub fn fired(&self, chain: &str) -> Vec<(u64, Option<EntityId>)> {
         self.battle
             .log()
             .iter()
-            .find(|l| {
-                l.kind
-                    == LogKind::Event {
-                        chain: "tower_fired",
-                        entity: Some(tower),
-                    }
+            .filter_map(|l| match l.kind {
+                LogKind::Event { chain: c, entity } if c == chain => Some((l.tick, entity)),
+                _ => None,
             })
-            .map(|l| l.tick)
-            .expect("the tower fired")
+            .collect()
     }
 
     /// An attacker standing still at a point.

@@ -81,7 +81,25 @@ impl Mods {
         self.load_from(&[repo_mods()])
     }
 
+    /// Loads these mods after the repository's `mods` folder with the repository's mods in
+    /// `enabled` switched on; fails the test on any error.
+    pub fn load_after_repo_with(&self, enabled: &[&str]) -> Arc<ContentDb> {
+        let mut settings = ModSettings::default();
+        for id in enabled {
+            settings.set_enabled(id, true);
+        }
+        without_errors(self.load_with_settings(&[repo_mods()], &settings))
+    }
+
     fn load_from(&self, before: &[PathBuf]) -> (Arc<ContentDb>, Diagnostics) {
+        self.load_with_settings(before, &ModSettings::default())
+    }
+
+    fn load_with_settings(
+        &self,
+        before: &[PathBuf],
+        settings: &ModSettings,
+    ) -> (Arc<ContentDb>, Diagnostics) {
         let mut dirs: Vec<ModDir> = before
             .iter()
             .map(|p| ModDir {
@@ -93,7 +111,7 @@ impl Mods {
             path: self.path().to_path_buf(),
             origin: Origin::Extra,
         });
-        let set = ModSet::discover(&dirs, &ModSettings::default());
+        let set = ModSet::discover(&dirs, settings);
         let mut diagnostics = set.diagnostics.clone();
         let (db, d) = ContentDb::load(&set);
         diagnostics.extend(d);

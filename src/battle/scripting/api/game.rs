@@ -6,8 +6,8 @@ use glam::DVec2;
 
 use super::deprecated;
 use super::handles::{
-    Callback, ChainName, CommandPayload, CommandResult, EntityValue, Handle, Modifier, QueryInput,
-    QueryValue, Reaction, SpawnAt, entity_from_lua,
+    Callback, ChainName, CommandPayload, CommandResult, EntityValue, EventPayload, Handle,
+    Modifier, QueryInput, QueryValue, Reaction, SpawnAt, entity_from_lua,
 };
 use super::types::{Word, api_functions, install_functions, record};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
@@ -16,6 +16,7 @@ use crate::battle::scripting::HostLink;
 use crate::battle::scripting::register::{Registration, RegistrationKind};
 use crate::battle::{
     Barrier, Battle, Effect, EntityId, EntityKind, Lasting, MAX_ENTITIES, Phase, Stacking, chains,
+    mod_chains,
 };
 use crate::content::{BlueprintKind, DamageType, Rarity};
 use crate::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
@@ -65,6 +66,19 @@ api_functions! {
                 chains::lua_command(b, lua, &chain.0, &payload.0)
                     .map(CommandResult)
                     .map_err(|e| locate(lua, e))
+            })
+        }
+        /// Fires an event this mod declared in its `chains.ron` (`"<mod>:<name>"`) with a
+        /// payload of the declared fields: its reactions run in priority order, in every mod's
+        /// VM that registered one.
+        fn event(lua, _: Value, chain: ChainName, payload: EventPayload) {
+            changing_battle(lua, "game:event", |b| {
+                if !b.can_nest() {
+                    return Err(too_deep(lua, &chain.0));
+                }
+                let user = HostLink::get(lua)?.mod_index;
+                mod_chains::lua_event(b, user, &chain.0, &payload.0)
+                    .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
             })
         }
         /// The current tick (20 per second).

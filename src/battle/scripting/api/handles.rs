@@ -52,6 +52,8 @@ typed_values! {
     CommandPayload(Value) => LuaType::OfChain(ChainPart::CommandPayload);
     /// The final payload of the command named beside it, or `nil`.
     CommandResult(Value) => LuaType::OfChain(ChainPart::CommandResult);
+    /// The payload of the event named beside it, which the calling mod declared.
+    EventPayload(Value) => LuaType::OfChain(ChainPart::EventPayload);
     /// A function called later with nothing.
     Callback(Function) => LuaType::Function(&[], &[]);
     /// An entity a script passes: a handle or `self` (checked where it is used, in the battle).
@@ -258,7 +260,8 @@ impl FromLua for EntityArg {
     }
 }
 
-pub(super) fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
+/// The entity of a handle or of an instance table (`self`), alive or not.
+pub(crate) fn entity_id_of(value: &Value) -> mlua::Result<EntityId> {
     match value {
         Value::UserData(ud) => Ok(ud.borrow::<EntityRef>()?.0),
         Value::Table(t) => {

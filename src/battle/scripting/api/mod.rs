@@ -23,7 +23,7 @@ use handles::{
 };
 pub(crate) use handles::{
     Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
-    entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
+    entity_from_lua, entity_id_of, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
 };
 pub use types::{
     Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,

@@ -77,6 +77,9 @@ pub enum ChainPart {
     CommandPayload,
     /// What `game:command` returns: the final payload, or `nil` when cancelled.
     CommandResult,
+    /// What `game:event` accepts as the payload of an event: only the events the calling mod
+    /// declares have it (the game fires its own).
+    EventPayload,
 }
 
 impl ChainPart {
@@ -87,6 +90,7 @@ impl ChainPart {
             ChainPart::Reaction => kind != ChainKind::Query,
             ChainPart::QueryInput | ChainPart::QueryValue => kind == ChainKind::Query,
             ChainPart::CommandPayload | ChainPart::CommandResult => kind == ChainKind::Command,
+            ChainPart::EventPayload => kind == ChainKind::Event,
         }
     }
 }

@@ -3,14 +3,14 @@
 //! itself a Lua chunk that runs.
 
 use super::{
-    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Syntax, Ty,
-    field_doc, hooks, made_by, one_paragraph, wrap,
+    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
+    Ty, field_doc, hooks, made_by, one_paragraph, wrap,
 };
 use crate::battle::scripting::api::Class;
 
-/// The script API as Lua Language Server annotations.
-pub fn lua_ls() -> String {
-    let api = Api::new();
+/// The script API as Lua Language Server annotations, with the chains `declared` for one mod.
+pub fn lua_ls(declared: &ModChains) -> String {
+    let api = Api::new(declared);
     let mut out = String::from("---@meta rampart\n\n");
     doc(&mut out, &made_by("--lua-ls"));
     for class in &api.classes {

@@ -2,14 +2,14 @@
 //! objects as `declare class`, the tables as `export type`, the globals as `declare`.
 
 use super::{
-    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, REQUIRE_DOC, Signature, Syntax, Ty,
-    field_doc, hooks, made_by, wrap,
+    Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
+    Ty, field_doc, hooks, made_by, wrap,
 };
 use crate::battle::scripting::api::Class;
 
-/// The script API as a Luau definitions file.
-pub fn luau() -> String {
-    let api = Api::new();
+/// The script API as a Luau definitions file, with the chains `declared` for one mod.
+pub fn luau(declared: &ModChains) -> String {
+    let api = Api::new(declared);
     let mut out = String::new();
     doc(&mut out, "", &made_by("--luau-defs"));
     for class in &api.classes {

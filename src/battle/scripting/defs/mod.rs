@@ -8,9 +8,11 @@
 //! once per chain it fits, with its callback, input and result typed for that chain; the
 //! tables scripts see are gathered from every signature, each declared once.
 
+mod declared;
 mod lua_ls;
 mod luau;
 
+pub use declared::ModChains;
 pub use lua_ls::lua_ls;
 pub use luau::luau;
 
@@ -70,6 +72,9 @@ impl Ty {
                 ),
                 LuaType::Chain => match chain {
                     Some(c) => Ty::Literals(vec![c.name]),
+                    // No chain known to fit (`game:event` without declared events): any name,
+                    // which the game checks when the script runs.
+                    None if chains.is_empty() => Ty::Plain(LuaType::String),
                     None => Ty::Literals(chains.to_vec()),
                 },
                 LuaType::OfChain(part) => match chain {
@@ -105,7 +110,9 @@ impl Ty {
                 vec![Ty::Optional(Box::new(Ty::Plain(LuaType::Boolean)))],
             ),
             (ChainPart::Reaction, _) => Ty::Function(vec![("payload", payload)], vec![]),
-            (ChainPart::QueryInput | ChainPart::CommandPayload, _) => lua(chain.accepts),
+            (ChainPart::QueryInput | ChainPart::CommandPayload | ChainPart::EventPayload, _) => {
+                lua(chain.accepts)
+            }
             (ChainPart::QueryValue, _) => value.expect("a query has a value"),
             (ChainPart::CommandResult, _) => Ty::Optional(Box::new(payload)),
         })
@@ -208,7 +215,8 @@ struct Declared {
 }
 
 impl Declared {
-    fn new(f: &ApiFunction) -> Declared {
+    /// `f` declared with `chains`; `game:event` only for the events of the mod `own`.
+    fn new(f: &ApiFunction, chains: &[ChainInfo], own: Option<&str>) -> Declared {
         let types = f
             .params
             .iter()
@@ -221,9 +229,12 @@ impl Declared {
             })
             .collect();
         let takes_chain = f.params.iter().any(|p| matches!(p.ty, LuaType::Chain));
-        let fitting: Vec<&ChainInfo> = Chains::ALL
+        // A mod fires only the events it declares; the game fires its own.
+        let fired = parts.contains(&ChainPart::EventPayload);
+        let fitting: Vec<&ChainInfo> = chains
             .iter()
             .filter(|c| takes_chain && parts.iter().all(|p| p.fits(c.kind)))
+            .filter(|c| !fired || (c.declared_by.is_some() && c.declared_by == own))
             .collect();
         let names: Vec<&'static str> = fitting.iter().map(|c| c.name).collect();
         let signature = |chain: Option<&ChainInfo>| Signature {
@@ -275,12 +286,21 @@ struct Api {
 }
 
 impl Api {
-    fn new() -> Api {
+    /// The API with the game's chains and `declared`.
+    fn new(declared: &ModChains) -> Api {
+        let chains: Vec<ChainInfo> = Chains::ALL
+            .iter()
+            .chain(&declared.chains)
+            .copied()
+            .collect();
         let classes: Vec<DeclaredClass> = CLASSES
             .iter()
             .map(|def| {
-                let mut functions: Vec<Declared> =
-                    def.functions.iter().map(Declared::new).collect();
+                let mut functions: Vec<Declared> = def
+                    .functions
+                    .iter()
+                    .map(|f| Declared::new(f, &chains, declared.own))
+                    .collect();
                 if def.class == Class::Game {
                     for old in DEPRECATED {
                         let replacement = functions
@@ -305,7 +325,7 @@ impl Api {
                 }
             }
         }
-        for chain in Chains::ALL {
+        for chain in &chains {
             types.extend(Ty::of(chain.payload.lua_type(), None, &[]));
             types.extend(chain.value.and_then(|v| Ty::of(v.lua_type(), None, &[])));
         }
@@ -324,6 +344,19 @@ impl Api {
         }
         Api { classes, records }
     }
+}
+
+/// The names of the types the game's API declares (objects, tables, the hooks' table), which
+/// the types of declared chains must not take.
+fn type_names() -> std::collections::BTreeSet<String> {
+    let api = Api::new(&ModChains::none());
+    let classes = api.classes.iter().map(|c| c.def.class.name());
+    let records = api.records.iter().map(|r| r.name);
+    classes
+        .chain(records)
+        .chain([BEHAVIOUR])
+        .map(str::to_string)
+        .collect()
 }
 
 /// How a format writes what differs between the formats; [`ty`] writes the rest.
@@ -480,7 +513,7 @@ mod tests {
 
     #[test]
     fn a_function_taking_a_chain_is_declared_per_fitting_chain() {
-        let api = Api::new();
+        let api = Api::new(&ModChains::none());
         let game = api
             .classes
             .iter()
@@ -507,6 +540,8 @@ mod tests {
         assert_eq!(overloads("query"), count(&[ChainKind::Query]));
         assert_eq!(overloads("command"), count(&[ChainKind::Command]));
         assert_eq!(overloads("tick"), 0);
+        // Scripts fire only their own mod's events, and no mod is named here.
+        assert_eq!(overloads("event"), 0);
     }
 
     #[test]
@@ -530,7 +565,7 @@ mod tests {
 
     #[test]
     fn every_record_is_found_once() {
-        let api = Api::new();
+        let api = Api::new(&ModChains::none());
         let names: Vec<&str> = api.records.iter().map(|r| r.name).collect();
         for name in [
             "Damage",
