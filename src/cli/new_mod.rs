@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use rampart::battle::scripting::defs;
+use rampart::battle::scripting::defs::{self, ModChains};
 use rampart::files::write_atomically;
 use rampart::modding::UserDirs;
 use rampart::modding::manifest::{MOD_ID_RULE, game_version, is_valid_mod_id};
@@ -89,9 +89,11 @@ pub fn run(args: &NewModArgs) -> Result<(), Failure> {
     let filled = TEMPLATE.map(|(file, template)| (file, fill(template, &values)));
     // The API's definitions, made now from this game's registry: the editor completes and checks
     // from the first minute (`rampart api` makes them again after an update).
+    // A new mod declares no events or queries of its own, and core declares none either.
+    let none = ModChains::none();
     let definitions = [
-        (LUA_LS_DEFINITIONS, defs::lua_ls()),
-        (LUAU_DEFINITIONS, defs::luau()),
+        (LUA_LS_DEFINITIONS, defs::lua_ls(&none)),
+        (LUAU_DEFINITIONS, defs::luau(&none)),
     ];
     for (file, text) in filled.into_iter().chain(definitions) {
         let path = root.join(file);
