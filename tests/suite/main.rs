@@ -52,6 +52,7 @@ mod scenario_cli;
 mod scenarios;
 mod script_cost;
 mod script_limits;
+mod storage;
 mod terrain_parse;
 mod tutorial_data;
 mod waves_balance;
