@@ -189,12 +189,59 @@ pub fn place(path: &[Key]) -> String {
     let mut out = String::from("storage");
     for key in path {
         match key {
-            Key::Int(i) => out.push_str(&format!("[{i}]")),
             Key::Text(t) if is_name(t) => out.push_str(&format!(".{t}")),
-            Key::Text(t) => out.push_str(&format!("[{t:?}]")),
+            key => out.push_str(&format!("[{key}]")),
         }
     }
     out
+}
+
+/// A key as Lua writes it inside brackets: `3`, `"a b"`.
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Key::Int(i) => write!(f, "{i}"),
+            Key::Text(t) => write!(f, "{t:?}"),
+        }
+    }
+}
+
+/// A value as a Lua constructor would write it: `{ kills = 12, [1] = "a" }`.
+impl fmt::Display for Stored {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Stored::Bool(b) => write!(f, "{b}"),
+            // Whole numbers as such, others in their shortest form (`1e300`, not 301 digits).
+            Stored::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => write!(f, "{n}"),
+            Stored::Number(n) => write!(f, "{n:?}"),
+            Stored::Text(t) => write!(f, "{t:?}"),
+            Stored::Table(t) => write_table(f, t),
+        }
+    }
+}
+
+/// The storage as a Lua constructor would write it.
+impl fmt::Display for Storage {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write_table(f, &self.table)
+    }
+}
+
+fn write_table(f: &mut fmt::Formatter, table: &Table) -> fmt::Result {
+    if table.is_empty() {
+        return f.write_str("{}");
+    }
+    f.write_str("{ ")?;
+    for (i, (key, value)) in table.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        match key {
+            Key::Text(t) if is_name(t) => write!(f, "{t} = {value}")?,
+            key => write!(f, "[{key}] = {value}")?,
+        }
+    }
+    f.write_str(" }")
 }
 
 /// Whether `text` can follow a dot in Lua: a name that is not a keyword.
@@ -307,7 +354,10 @@ impl Battle {
     ) -> Result<(), StorageError> {
         let mod_id = &self.content.mods[mod_index].id;
         let all = &mut self.state.storage;
-        let storage = all.entry(mod_id.clone()).or_default();
+        if !all.contains_key(mod_id) {
+            all.insert(mod_id.clone(), Storage::default());
+        }
+        let storage = all.get_mut(mod_id).expect("inserted if missing");
         let result = storage.set(mod_id, path, key, value);
         // No entry for an empty storage: one form for "nothing stored", and a battle whose
         // scripts store nothing keeps the state hash it had before storage existed.
@@ -413,17 +463,6 @@ impl<'de> Deserialize<'de> for Key {
                     ))),
                 }
             }
-            fn visit_i128<E: de::Error>(self, i: i128) -> Result<Key, E> {
-                match i64::try_from(i) {
-                    Ok(i) => self.visit_i64(i),
-                    Err(_) => Err(E::custom(format!(
-                        "a storage key must be a whole number from -2^53 to 2^53, not {i}"
-                    ))),
-                }
-            }
-            fn visit_u128<E: de::Error>(self, u: u128) -> Result<Key, E> {
-                self.visit_i128(i128::try_from(u).unwrap_or(i128::MAX))
-            }
             fn visit_str<E: de::Error>(self, t: &str) -> Result<Key, E> {
                 Ok(Key::Text(t.to_string()))
             }
@@ -451,12 +490,6 @@ impl<'de> Deserialize<'de> for Stored {
             fn visit_u64<E: de::Error>(self, u: u64) -> Result<Stored, E> {
                 Ok(Stored::Number(u as f64))
             }
-            fn visit_i128<E: de::Error>(self, i: i128) -> Result<Stored, E> {
-                Ok(Stored::Number(i as f64))
-            }
-            fn visit_u128<E: de::Error>(self, u: u128) -> Result<Stored, E> {
-                Ok(Stored::Number(u as f64))
-            }
             fn visit_f64<E: de::Error>(self, n: f64) -> Result<Stored, E> {
                 Ok(Stored::Number(n))
             }
@@ -473,17 +506,12 @@ impl<'de> Deserialize<'de> for Stored {
 
 impl<'de> Deserialize<'de> for Storage {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Storage, D::Error> {
-        struct TableVisitor;
-        impl<'de> Visitor<'de> for TableVisitor {
-            type Value = Table;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a mod's storage: a list of [key, value] entries")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Table, A::Error> {
-                read_entries(seq)
-            }
+        match Stored::deserialize(d)? {
+            Stored::Table(table) => Ok(Storage::new(table)),
+            _ => Err(de::Error::custom(
+                "a mod's storage is a table: a list of [key, value] entries",
+            )),
         }
-        d.deserialize_seq(TableVisitor).map(Storage::new)
     }
 }
 
@@ -602,8 +630,13 @@ mod tests {
     }
 
     #[test]
-    fn places_read_as_lua() {
+    fn places_and_contents_read_as_lua() {
         let path = [text("towers"), Key::Int(3), text("a b"), text("end")];
         assert_eq!(place(&path), r#"storage.towers[3]["a b"]["end"]"#);
+        let shown = sample().to_string();
+        assert!(
+            shown.starts_with(r#"{ [1] = "one", ["1"] = -0.5, empty = {}, kills = 12, towers = { [-70] = false, [1099511627776] = "éé"#),
+            "{shown}"
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::Stat;
+use crate::battle::Storage;
 use crate::content::describe::number;
 
 /// Everything a scenario's battle did.
@@ -37,11 +38,16 @@ pub struct Report {
     pub script_errors: Vec<ScriptErrorReport>,
     /// Scripts switched off for too many errors, as the battle said it.
     pub scripts_switched_off: Vec<String>,
+    /// What each mod has in its storage at the end, by mod id.
+    pub storage: BTreeMap<String, Storage>,
     /// The scenario's expectations, checked.
     pub expectations: Vec<Checked>,
     /// Whether every expectation holds.
     pub passed: bool,
 }
+
+/// The most characters of a mod's storage the text report shows.
+const SHOWN_STORAGE: usize = 300;
 
 /// Why a scenario's battle stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -287,6 +293,14 @@ impl Report {
             let _ = writeln!(out, "not done: {n}");
         }
         errors_text(&mut out, self);
+        for (mod_id, storage) in &self.storage {
+            let mut shown = storage.to_string();
+            if let Some((cut, _)) = shown.char_indices().nth(SHOWN_STORAGE) {
+                shown.truncate(cut);
+                let _ = write!(shown, "… ({} bytes; --json has it all)", storage.size());
+            }
+            let _ = writeln!(out, "storage of `{mod_id}` at the end: {shown}");
+        }
         for c in &self.expectations {
             let _ = writeln!(out, "{}", c.line());
         }

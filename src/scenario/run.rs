@@ -686,6 +686,7 @@ impl Observer {
                 })
                 .collect(),
             scripts_switched_off: self.switched_off,
+            storage: battle.storage().clone(),
             expectations: Vec::new(),
             passed: true,
         }

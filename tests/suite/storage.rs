@@ -202,11 +202,16 @@ fn kills_counted_in_storage_last_through_two_battles_of_a_run_and_its_saves() {
     // A save whose storage no game could have written is refused, naming the mod.
     let key = text.find("\"kills\"").unwrap();
     let number = key + text[key..].find(|c: char| c.is_ascii_digit()).unwrap();
-    let end = number + text[number..].find(|c: char| !c.is_ascii_digit() && c != '.').unwrap();
+    let end = number
+        + text[number..]
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap();
     let bad = format!("{}inf{}", &text[..number], &text[end..]);
     let err = Run::from_ron(&bad).unwrap_err().to_string();
     assert!(
-        err.contains("the storage of mod `tally` holds a number that is not finite at storage.kills"),
+        err.contains(
+            "the storage of mod `tally` holds a number that is not finite at storage.kills"
+        ),
         "{err}"
     );
 }
@@ -641,19 +646,33 @@ fn a_scenario_gives_starting_storage_and_its_mistakes_are_located() {
         &path,
         r#"(
     collection: ["tally:veteran"],
+    buildings: [(blueprint: "tally:veteran", tile: (7, 4))],
     storage: {"tally": [("kills", 50), ("by_type", [("core:red_slime", 50)])]},
     waves: [(send: [(attacker: "core:red_slime")])],
 )"#,
     )
     .unwrap();
-    let (_, config) = Scenario::load(&path, &content).unwrap();
+    let (scenario, config) = Scenario::load(&path, &content).unwrap();
     let storage = &config.start.storage["tally"];
     assert_eq!(
         storage.table().get(&text("kills")),
         Some(&Stored::Number(50.0))
     );
-    let battle = Battle::new(content.clone(), config);
-    assert_eq!(kills(battle.storage()), 50.0);
+    // The tally counts on from there, and the report shows what it has at the end.
+    let report = rampart::scenario::play(&content, &scenario, config);
+    assert_eq!(kills(&report.storage), 51.0);
+    assert!(
+        report.text().contains(
+            "storage of `tally` at the end: { by_type = { [\"core:red_slime\"] = 51 }, kills = 51 }\n"
+        ),
+        "{}",
+        report.text()
+    );
+    assert!(
+        report.to_json().contains(r#""kills","#),
+        "{}",
+        report.to_json()
+    );
 
     std::fs::write(
         &path,

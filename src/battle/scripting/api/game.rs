@@ -9,7 +9,7 @@ use super::handles::{
     Callback, ChainName, CommandPayload, CommandResult, EntityValue, Handle, Modifier, QueryInput,
     QueryValue, Reaction, SpawnAt, entity_from_lua,
 };
-use super::storage::View;
+use super::storage::Top;
 use super::types::{Word, api_functions, install_functions, record};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::effects::BUILT_IN_EFFECTS;
@@ -269,8 +269,8 @@ api_functions! {
         /// with it, holding booleans, finite numbers, strings and tables of them (keys: strings
         /// or whole numbers), at most 64 KiB. Each mod has its own; outside a run it starts
         /// empty.
-        fn storage(lua, _: Value) -> View {
-            Ok(View::top())
+        fn storage(lua, _: Value) -> Top {
+            Top::get(lua)
         }
     ];
 }

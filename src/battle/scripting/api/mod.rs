@@ -242,13 +242,15 @@ pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     install_functions(lua, &entity_api, entity::ENTITY)?;
     let registration_api = lua.create_table()?;
     install_functions(lua, &registration_api, REGISTRATION)?;
+    let (storage_top, storage_next) = storage::objects(lua)?;
     lua.set_app_data(ApiTables {
         entity_api,
         registration_api,
         handles,
+        storage_top,
+        storage_next,
     });
     game::install(lua, globals)?;
-    storage::install(lua)?;
 
     Ok(())
 }

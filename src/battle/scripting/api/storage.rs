@@ -12,36 +12,30 @@ use std::ops::Bound;
 use std::rc::Rc;
 
 use mlua::{
-    AnyUserData, Function, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value,
+    AnyUserData, Function, IntoLua, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods,
+    Value,
 };
 
-use super::handles::entity_id_of;
+use super::handles::{entity_id_of, tables};
 use super::types::{Class, LuaType, LuaTyped};
 use super::{changing_battle, with_battle};
 use crate::battle::Battle;
 use crate::battle::scripting::HostLink;
 use crate::battle::storage::{
-    Key, MAX_KEY, STORAGE_DEPTH, STORAGE_LIMIT, Stored, Table, key_size, place, value_size,
+    Key, MAX_KEY, STORAGE_DEPTH, STORAGE_LIMIT, StorageError, Stored, Table, key_size, place,
+    value_size,
 };
 use crate::lua::{Fault, ScriptErrorKind};
-
-/// Registry key of the function that steps through a storage table.
-const NEXT: &str = "rampart.storage_next";
 
 /// A table of the running mod's storage: the keys from the top that lead to it (none for the
 /// top, which `game:storage()` gives). Every VM is one mod's, so a window can only ever show
 /// that mod's storage.
 #[derive(Clone)]
-pub(crate) struct View {
+struct View {
     path: Rc<[Key]>,
 }
 
 impl View {
-    /// The whole storage.
-    pub(super) fn top() -> View {
-        View { path: Rc::from([]) }
-    }
-
     /// The table under `key` of this one.
     fn child(&self, key: &Key) -> View {
         View {
@@ -50,7 +44,25 @@ impl View {
     }
 }
 
-impl LuaTyped for View {
+/// The window onto the whole storage, as `game:storage()` gives it: made once per VM and kept
+/// with the API's tables, so that asking for it makes nothing new (and it is the same value
+/// every time).
+pub(super) struct Top(AnyUserData);
+
+impl Top {
+    /// The VM's window onto its mod's storage.
+    pub(super) fn get(lua: &Lua) -> mlua::Result<Top> {
+        Ok(Top(tables(lua)?.storage_top.clone()))
+    }
+}
+
+impl IntoLua for Top {
+    fn into_lua(self, _: &Lua) -> mlua::Result<Value> {
+        Ok(Value::UserData(self.0))
+    }
+}
+
+impl LuaTyped for Top {
     const TYPE: LuaType = LuaType::Class(Class::Storage);
 }
 
@@ -70,7 +82,7 @@ impl UserData for View {
         );
         methods.add_meta_method(MetaMethod::Len, |lua, view, ()| length(lua, view));
         methods.add_meta_function(MetaMethod::Iter, |lua, this: AnyUserData| {
-            let next: Function = lua.named_registry_value(NEXT)?;
+            let next = tables(lua)?.storage_next.clone();
             Ok((next, this, Value::Nil))
         });
         methods.add_meta_method(MetaMethod::ToString, |_, view, ()| Ok(place(&view.path)));
@@ -80,9 +92,11 @@ impl UserData for View {
     }
 }
 
-/// Makes the VM's function that steps through storage tables in key order.
-pub(super) fn install(lua: &Lua) -> mlua::Result<()> {
-    lua.set_named_registry_value(NEXT, lua.create_function(next)?)
+/// The VM's window onto its storage, and the function that steps through storage tables in
+/// key order, for the API's tables.
+pub(super) fn objects(lua: &Lua) -> mlua::Result<(AnyUserData, Function)> {
+    let top = lua.create_userdata(View { path: Rc::from([]) })?;
+    Ok((top, lua.create_function(next)?))
 }
 
 /// A runtime error at the script line running now.
@@ -93,15 +107,14 @@ fn fail(lua: &Lua, message: impl Into<String>) -> mlua::Error {
 /// The table `view` shows in the battle's storage of the running mod.
 fn table_of<'b>(lua: &Lua, battle: &'b Battle, view: &View) -> mlua::Result<&'b Table> {
     let mod_index = HostLink::get(lua)?.mod_index;
-    battle.stored_table(mod_index, &view.path).ok_or_else(|| {
-        fail(
-            lua,
-            format!(
-                "{} is no longer a table in storage (it was replaced or removed)",
-                place(&view.path)
-            ),
-        )
-    })
+    battle
+        .stored_table(mod_index, &view.path)
+        .ok_or_else(|| gone(lua, &view.path))
+}
+
+/// The error of a window whose place no longer holds a table.
+fn gone(lua: &Lua, path: &[Key]) -> mlua::Error {
+    fail(lua, StorageError::Gone(place(path)).to_string())
 }
 
 /// `t[key]`: a value as it is stored, a table as a window onto it, `nil` if there is none.
@@ -129,7 +142,9 @@ fn write(lua: &Lua, view: &View, key: &Value, value: &Value) -> mlua::Result<()>
                 let mut convert = Convert {
                     battle: b,
                     mod_index,
-                    path: view.path.iter().chain([&key]).cloned().collect(),
+                    to: &view.path,
+                    key: &key,
+                    inside: Vec::new(),
                     bytes: 0,
                 };
                 let stored = convert.value(value).map_err(|why| fail(lua, why))?;
@@ -141,18 +156,30 @@ fn write(lua: &Lua, view: &View, key: &Value, value: &Value) -> mlua::Result<()>
     })
 }
 
-/// `#t`: how many whole-number keys run from 1 without a gap.
+/// `#t`: a border, as Luau finds one in a table: 0 without `t[1]`, else an n with `t[n]` set
+/// and `t[n + 1]` not — the length, for a list without holes. Found by doubling and halving,
+/// so `t[#t + 1] = v` in a loop stays cheap.
 fn length(lua: &Lua, view: &View) -> mlua::Result<i64> {
     with_battle(lua, "reading storage", |b| {
         let table = table_of(lua, b, view)?;
-        let mut n = 0;
-        for key in table.range(Key::Int(1)..).map(|(k, _)| k) {
-            if *key != Key::Int(n + 1) {
-                break;
-            }
-            n += 1;
+        let has = |n: i64| table.contains_key(&Key::Int(n));
+        if !has(1) {
+            return Ok(0);
         }
-        Ok(n)
+        let (mut set, mut unset) = (1, 2);
+        while unset <= MAX_KEY && has(unset) {
+            set = unset;
+            unset *= 2;
+        }
+        while unset - set > 1 {
+            let middle = set + (unset - set) / 2;
+            if has(middle) {
+                set = middle;
+            } else {
+                unset = middle;
+            }
+        }
+        Ok(set)
     })
 }
 
@@ -224,16 +251,25 @@ fn key_of(value: &Value) -> Result<Key, String> {
 struct Convert<'a> {
     battle: &'a Battle,
     mod_index: usize,
-    /// Where the value being converted goes, for messages and the nesting limit.
-    path: Vec<Key>,
+    /// The table written to, and the key written.
+    to: &'a [Key],
+    key: &'a Key,
+    /// The keys from the value written to the part of it being converted.
+    inside: Vec<Key>,
     /// About the bytes of the tables converted so far, to stop converting a table that alone
     /// is past the limit (the exact size is checked when it is stored).
     bytes: usize,
 }
 
 impl Convert<'_> {
+    /// Where the part being converted would be stored.
+    fn path(&self) -> Vec<Key> {
+        let keys = self.to.iter().chain([self.key]).chain(&self.inside);
+        keys.cloned().collect()
+    }
+
     fn value(&mut self, value: &Value) -> Result<Stored, String> {
-        let at = || place(&self.path);
+        let at = || place(&self.path());
         let stored = match value {
             Value::Boolean(b) => Stored::Bool(*b),
             Value::Integer(i) => Stored::Number(*i as f64),
@@ -260,12 +296,7 @@ impl Convert<'_> {
                 let copy = self
                     .battle
                     .stored_table(self.mod_index, &view.path)
-                    .ok_or_else(|| {
-                        format!(
-                            "{} is no longer a table in storage (it was replaced or removed)",
-                            place(&view.path)
-                        )
-                    })?
+                    .ok_or_else(|| StorageError::Gone(place(&view.path)).to_string())?
                     .clone();
                 Stored::Table(copy)
             }
@@ -287,8 +318,8 @@ impl Convert<'_> {
     }
 
     fn table(&mut self, table: &mlua::Table) -> Result<Stored, String> {
-        // The top is one table deep, so a table at `path` is `path.len() + 1` deep.
-        if self.path.len() + 1 > STORAGE_DEPTH {
+        // The top is one table deep, so a table at a path of n keys is n + 1 deep.
+        if self.to.len() + 1 + self.inside.len() + 1 > STORAGE_DEPTH {
             return Err(format!(
                 "this would nest tables in storage more than {STORAGE_DEPTH} deep (does a table hold itself?); the storage is unchanged"
             ));
@@ -296,16 +327,16 @@ impl Convert<'_> {
         if table.metatable().is_some() {
             return Err(format!(
                 "storage keeps plain tables, and the one for {} has a metatable",
-                place(&self.path)
+                place(&self.path())
             ));
         }
         let mut stored = Table::new();
         for pair in table.pairs::<Value, Value>() {
             let (key, value) = pair.map_err(|e| e.to_string())?;
-            let key = key_of(&key).map_err(|why| format!("{why} (in {})", place(&self.path)))?;
-            self.path.push(key.clone());
+            let key = key_of(&key).map_err(|why| format!("{why} (in {})", place(&self.path())))?;
+            self.inside.push(key.clone());
             let value = self.value(&value)?;
-            self.path.pop();
+            self.inside.pop();
             // A table's own entries are counted where they are converted.
             let value_bytes = match &value {
                 Stored::Table(_) => 2,
