@@ -16,8 +16,8 @@ use rampart::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart::rng::Seed;
 
 /// A mod with one plain attacker, one attacker whose script modifies its own speed, one whose
-/// script modifies every attacker's speed (a global registration), and one whose script has an
-/// `on_tick` hook.
+/// script modifies every attacker's speed (a global registration), one whose script has an
+/// `on_tick` hook, and one whose `on_tick` adds 1 to a number in the mod's storage.
 fn content(dir: &Path) -> Arc<ContentDb> {
     let write = |rel: &str, text: &str| {
         let path = dir.join(rel);
@@ -54,6 +54,14 @@ fn content(dir: &Path) -> Arc<ContentDb> {
     write(
         "b/scripts/ticking.lua",
         "return { on_tick = function(self, game) self.n = (self.n or 0) + 1 end }",
+    );
+    write(
+        "b/attackers/keeping.ron",
+        &attacker("Keeping", "script: \"scripts/keeping.lua\","),
+    );
+    write(
+        "b/scripts/keeping.lua",
+        "return { on_tick = function(self, game) local s = game:storage() s.n = (s.n or 0) + 1 end }",
     );
     let dirs = [ModDir {
         path: dir.to_path_buf(),
@@ -188,12 +196,15 @@ fn lua_calls(c: &mut Criterion, content: &Arc<ContentDb>) {
     });
     assert_eq!(b.query(|b| &b.chains.speed, &plain), 1.25);
 
-    // A tick with 100 entities whose script has an on_tick hook, against one without.
+    // A tick with 100 entities whose script has an on_tick hook, against one without, and one
+    // whose hook reads and writes the mod's storage instead of `self`.
     let ticking = content.attacker_id("b:ticking").unwrap();
     let idle = content.attacker_id("b:plain").unwrap();
+    let keeping = content.attacker_id("b:keeping").unwrap();
     for (name, kind) in [
         ("tick_100_entities_without_hooks", idle),
         ("tick_100_entities_with_on_tick", ticking),
+        ("tick_100_entities_with_on_tick_storing", keeping),
     ] {
         let mut b = Battle::new(content.clone(), BattleConfig::new(Seed(1)));
         for i in 0..100 {
@@ -206,6 +217,7 @@ fn lua_calls(c: &mut Criterion, content: &Arc<ContentDb>) {
             );
         }
         group.bench_function(name, |bench| bench.iter(|| b.step()));
+        assert_eq!(b.script_errors().count(), 0, "{name}");
     }
     group.finish();
 }

@@ -26,6 +26,7 @@ pub mod scripting;
 pub mod shape;
 mod spatial;
 mod spawning;
+pub mod storage;
 mod targeting;
 mod timers;
 pub mod weapons;
@@ -61,6 +62,7 @@ pub use scripting::cost::{Cost, CostReport, CostRow, ScriptCosts};
 pub use scripting::payload::{Domain, LuaShape};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
+pub use storage::{STORAGE_DEPTH, STORAGE_LIMIT, Storage};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
 pub use crate::TICKS_PER_SECOND;
@@ -120,6 +122,10 @@ pub struct Start {
     /// order taken), from the run's collection.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub augments: BTreeMap<String, Vec<String>>,
+    /// What each mod kept in its storage (`game:storage()`), by mod id: the run's, carried from
+    /// its last battle; empty outside a run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub storage: BTreeMap<String, Storage>,
 }
 
 impl Start {
@@ -138,6 +144,7 @@ impl Start {
             fuel_goal: 100.0,
             strength: BTreeMap::new(),
             augments: BTreeMap::new(),
+            storage: BTreeMap::new(),
         }
     }
 }
@@ -452,6 +459,10 @@ pub struct BattleState {
     pub delayed: Vec<Delayed>,
     /// Barriers standing, which stop flying shots from outside.
     pub barriers: Vec<Barrier>,
+    /// Each mod's storage, by mod id (`game:storage()`). Left out of the hash's bytes when no
+    /// mod stores anything, so battles without storage keep the hashes they had before it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub storage: BTreeMap<String, Storage>,
 }
 
 /// A battle in progress.
@@ -534,6 +545,12 @@ impl Battle {
             shots: Vec::new(),
             delayed: Vec::new(),
             barriers: Vec::new(),
+            storage: start
+                .storage
+                .iter()
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(id, s)| (id.clone(), s.clone()))
+                .collect(),
         };
         let collection = match &start.collection {
             None => (0..content.blueprints.len() as u32)

@@ -19,7 +19,8 @@ use crate::content::ContentDb;
 
 /// The version of the record format: 2 since the battle's starting values are one `start`.
 /// (A `null` end hash, for records written by hand, is format 2 too: records written by the game
-/// are unchanged, and every format-2 record reads as before.)
+/// are unchanged, and every format-2 record reads as before. So is `start.storage`, the mods'
+/// storage: left out when empty, and then the state hash is what it was without it.)
 pub const FORMAT: u32 = 2;
 
 /// The longest battle a record may hold, in ticks: 1 000 000 ticks are almost 14 hours of play
@@ -243,6 +244,14 @@ impl Replay {
                     "has a wave ending at tick {tick}, after the recording's end at tick {end}"
                 ),
             );
+        }
+        for (mod_id, storage) in &self.setup.start.storage {
+            if let Err(problem) = storage.check() {
+                return malformed(
+                    "setup.start.storage",
+                    format!("of mod `{mod_id}` {problem}"),
+                );
+            }
         }
         if let Some(pair) = self.checkpoints.windows(2).find(|w| w[0].0 >= w[1].0) {
             return malformed(

@@ -278,4 +278,12 @@ pub enum SaveProblem {
     /// The run is in a battle whose room on the map holds none.
     #[error("the run is in a battle, but its room on the map holds none")]
     NotABattleRoom,
+    /// A mod's storage that no game could have written.
+    #[error("the storage of mod `{mod_id}` {problem}")]
+    Storage {
+        /// The mod.
+        mod_id: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }

@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::battle::{Battle, Phase, TypeTally};
+use crate::battle::{Battle, Phase, Storage, TypeTally};
 use crate::content::acts::NodeKind;
 use crate::content::{ContentDb, Placement, Rarity};
 use crate::diagnostics::SourceFile;
@@ -202,6 +202,10 @@ pub struct Run {
     /// The events met so far, not met again while others are left.
     #[serde(default)]
     events_seen: Vec<String>,
+    /// What each mod keeps in its storage (`game:storage()`), by mod id, as the last battle
+    /// left it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    storage: BTreeMap<String, Storage>,
 }
 
 impl Run {
@@ -253,6 +257,7 @@ impl Run {
             act: 1,
             map: map::act_map(content, config.seed, 1)?,
             events_seen: Vec::new(),
+            storage: BTreeMap::new(),
         })
     }
 
@@ -320,6 +325,12 @@ impl Run {
     /// Kills and hull taken by attacker type over the run's finished battles.
     pub fn record(&self) -> &BTreeMap<String, TypeTally> {
         &self.record
+    }
+
+    /// What each mod keeps in its storage, by mod id, as the run's last finished battle left
+    /// it; the next battle starts from it.
+    pub fn storage(&self) -> &BTreeMap<String, Storage> {
+        &self.storage
     }
 
     /// The HP multiplier of every attacker type for the next level: adaptive difficulty, from
@@ -464,6 +475,7 @@ impl Run {
             materials: adapt::Ascended::new(setter, self.ascension).materials(spec.materials),
             strength: self.strength(content)?,
             augments: self.augments.clone(),
+            storage: self.storage.clone(),
         };
         spec.plan(content, self.seed, player)
     }
@@ -471,14 +483,15 @@ impl Run {
     /// Takes the result of the current battle: won → its pay, its room cleared (and its key
     /// collected), then the reward offers (or the map straight away when nothing is left to
     /// offer), or the run won after the last act's boss; lost → the run is over. The hull left
-    /// is carried either way. A battle still running, or a call outside the battle phase,
-    /// changes nothing.
+    /// and the mods' storage are carried either way. A battle still running, or a call outside
+    /// the battle phase, changes nothing.
     pub fn finish_battle(&mut self, battle: &Battle) {
         if self.phase != RunPhase::Battle {
             return;
         }
         if matches!(battle.phase(), Phase::Won | Phase::Lost) {
             adapt::add(&mut self.record, battle.tally());
+            self.storage = battle.storage().clone();
         }
         match battle.phase() {
             Phase::Won => {
@@ -665,6 +678,14 @@ impl Run {
         });
         if stray {
             return bad(SaveProblem::Augments);
+        }
+        for (mod_id, storage) in &run.storage {
+            if let Err(problem) = storage.check() {
+                return bad(SaveProblem::Storage {
+                    mod_id: mod_id.clone(),
+                    problem,
+                });
+            }
         }
         match &run.phase {
             RunPhase::Reward {

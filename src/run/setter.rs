@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{LevelPlan, RunError};
-use crate::battle::{Start, WaveSpawn, WaveSpawns};
+use crate::battle::{Start, Storage, WaveSpawn, WaveSpawns};
 use crate::content::{
     ContentDb, LevelDesign, LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL, Size,
 };
@@ -35,6 +35,8 @@ pub struct Player {
     pub strength: BTreeMap<String, f64>,
     /// The augments of the player's blueprints.
     pub augments: BTreeMap<String, Vec<String>>,
+    /// What each mod keeps in its storage, by mod id.
+    pub storage: BTreeMap<String, Storage>,
 }
 
 /// What kind of battle a level is.
@@ -320,6 +322,7 @@ impl LevelSpec {
                     fuel_goal: self.fuel_goal,
                     strength: player.strength,
                     augments: player.augments,
+                    storage: player.storage,
                 },
             },
             waves,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::battle::Start;
+use crate::battle::{Start, Storage};
 use crate::content::{DamageType, Priority};
 use crate::rng::Seed;
 
@@ -51,6 +51,10 @@ pub struct Scenario {
     /// Augments of the player's blueprints, `"mod:blueprint": ["mod:augment", …]`.
     #[serde(default)]
     pub augments: BTreeMap<String, Vec<String>>,
+    /// What mods have in their storage at the start, `"mod": [(key, value), …]`, as if an
+    /// earlier battle of a run had left it; empty when left out.
+    #[serde(default)]
+    pub storage: BTreeMap<String, Storage>,
     /// Buildings placed before anything else, in order.
     #[serde(default)]
     pub buildings: Vec<Building>,
@@ -111,6 +115,7 @@ impl Default for Scenario {
             fuel_goal: default_fuel_goal(),
             strength: BTreeMap::new(),
             augments: BTreeMap::new(),
+            storage: BTreeMap::new(),
             buildings: Vec::new(),
             waves: Vec::new(),
             actions: Vec::new(),

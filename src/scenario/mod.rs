@@ -226,6 +226,7 @@ impl Scenario {
         start.fuel_goal = self.fuel_goal;
         start.strength = self.strength.clone();
         start.augments = self.augments.clone();
+        start.storage = self.storage.clone();
         start
     }
 
@@ -286,6 +287,25 @@ impl Scenario {
         for m in self.expect.iter().filter_map(Expectation::measure) {
             if let Some(scripts) = m.scripts() {
                 problems.extend(unknown_scripts(content, scripts));
+            }
+        }
+        for (id, storage) in &self.storage {
+            let written = Some(Written::Text(id.clone()));
+            if content.mod_index(id).is_none() {
+                let mut p = Problem::new(
+                    "storage",
+                    written.clone(),
+                    format!("there is no mod `{id}` loaded to give storage to"),
+                );
+                p.help = did_you_mean(id, content.mods.iter().map(|m| m.id.as_str()));
+                problems.push(p);
+            }
+            if let Err(why) = storage.check() {
+                problems.push(Problem::new(
+                    "storage",
+                    written,
+                    format!("the storage of mod `{id}` {why}"),
+                ));
             }
         }
         problems

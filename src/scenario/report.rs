@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::Stat;
+use crate::battle::Storage;
 use crate::battle::CostReport;
 use crate::content::describe::number;
 
@@ -41,6 +42,8 @@ pub struct Report {
     pub script_errors: Vec<ScriptErrorReport>,
     /// Scripts switched off for too many errors, as the battle said it.
     pub scripts_switched_off: Vec<String>,
+    /// What each mod has in its storage at the end, by mod id.
+    pub storage: BTreeMap<String, Storage>,
     /// What the scripts cost: every mod and every script that was called, most instructions
     /// first (wall times are 0 unless they were measured).
     pub script_cost: CostReport,
@@ -49,6 +52,9 @@ pub struct Report {
     /// Whether every expectation holds.
     pub passed: bool,
 }
+
+/// The most characters of a mod's storage the text report shows.
+const SHOWN_STORAGE: usize = 300;
 
 /// Why a scenario's battle stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -294,6 +300,14 @@ impl Report {
             let _ = writeln!(out, "not done: {n}");
         }
         errors_text(&mut out, self);
+        for (mod_id, storage) in &self.storage {
+            let mut shown = storage.to_string();
+            if let Some((cut, _)) = shown.char_indices().nth(SHOWN_STORAGE) {
+                shown.truncate(cut);
+                let _ = write!(shown, "… ({} bytes; --json has it all)", storage.size());
+            }
+            let _ = writeln!(out, "storage of `{mod_id}` at the end: {shown}");
+        }
         let mut cost = self.script_cost.clone();
         cost.more_scripts += cost.scripts.len().saturating_sub(SCRIPTS_SHOWN);
         cost.scripts.truncate(SCRIPTS_SHOWN);

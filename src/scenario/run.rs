@@ -694,6 +694,7 @@ impl Observer {
                 })
                 .collect(),
             scripts_switched_off: self.switched_off,
+            storage: battle.storage().clone(),
             script_cost: battle.script_costs().report(usize::MAX),
             expectations: Vec::new(),
             passed: true,

@@ -491,7 +491,9 @@ fn luau_is_well_formed(text: &str) {
                 if member == "end" {
                     break;
                 }
-                if member.starts_with("--- ") || member == "[string]: any" {
+                if member.starts_with("--- ")
+                    || (member.starts_with('[') && member.ends_with("]: any"))
+                {
                     continue;
                 }
                 if let Some(method) = member.strip_prefix("function ") {

@@ -53,6 +53,7 @@ mod scenario_cli;
 mod scenarios;
 mod script_cost;
 mod script_limits;
+mod storage;
 mod terrain_parse;
 mod tower_targets;
 mod tutorial_data;

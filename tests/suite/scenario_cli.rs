@@ -177,9 +177,15 @@ fn json_has_the_documented_shape() {
             "script_cost",
             "script_errors",
             "scripts_switched_off",
+            "storage",
             "ticks",
             "waves"
         ]
+    );
+    assert_eq!(
+        report["storage"],
+        serde_json::json!({}),
+        "core stores nothing"
     );
     assert_eq!(report["end"], "waves_done");
     assert_eq!(report["passed"], true);

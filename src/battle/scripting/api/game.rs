@@ -9,6 +9,7 @@ use super::handles::{
     Callback, ChainName, CommandPayload, CommandResult, EntityValue, EventPayload, Handle,
     Modifier, QueryInput, QueryValue, Reaction, SpawnAt, entity_from_lua,
 };
+use super::storage::Top;
 use super::types::{Word, api_functions, install_functions, record};
 use super::{changing_battle, locate, query, register, too_deep, with_battle};
 use crate::battle::effects::BUILT_IN_EFFECTS;
@@ -277,6 +278,13 @@ api_functions! {
         /// The handle of the entity with a number (`handle.id`).
         fn entity(lua, _: Value, id: f64) -> Handle {
             Ok(Handle(EntityId::from_bits(id as u64)))
+        }
+        /// The mod's storage: a table that lasts from battle to battle of a run and is saved
+        /// with it, holding booleans, finite numbers, strings and tables of them (keys: strings
+        /// or whole numbers), at most 64 KiB. Each mod has its own; outside a run it starts
+        /// empty.
+        fn storage(lua, _: Value) -> Top {
+            Top::get(lua)
         }
     ];
 }

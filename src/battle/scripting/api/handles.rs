@@ -243,6 +243,10 @@ pub(crate) struct ApiTables {
     pub(crate) registration_api: Table,
     /// One handle per entity, weakly held.
     pub(crate) handles: Table,
+    /// The window onto the mod's storage that `game:storage()` gives.
+    pub(crate) storage_top: AnyUserData,
+    /// The function that steps through storage tables.
+    pub(crate) storage_next: Function,
 }
 
 /// The API's tables of the VM `lua`.

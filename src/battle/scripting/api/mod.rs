@@ -7,6 +7,7 @@ mod deprecated;
 mod entity;
 mod game;
 mod handles;
+mod storage;
 mod types;
 
 use mlua::{Function, Lua, Table, Value};
@@ -43,8 +44,10 @@ pub struct ClassDef {
     pub fields: &'static [TableField],
     /// Its functions, called with `:`.
     pub functions: &'static [ApiFunction],
-    /// Whether scripts may keep fields of their own in it.
-    pub open: bool,
+    /// The keys scripts may index it with beyond its fields, to values of any type: `self`
+    /// keeps fields of the script's own, a storage table the mod's data. `None` for objects
+    /// that hold only what is declared.
+    pub indexer: Option<LuaType>,
 }
 
 /// Every object scripts hold, with the functions the runtime installs on it.
@@ -55,7 +58,7 @@ pub const CLASSES: &[ClassDef] = &[
         extends: None,
         fields: &[],
         functions: game::GAME,
-        open: false,
+        indexer: None,
     },
     ClassDef {
         class: Class::EntityBase,
@@ -63,7 +66,7 @@ pub const CLASSES: &[ClassDef] = &[
         extends: None,
         fields: &[],
         functions: entity::ENTITY,
-        open: false,
+        indexer: None,
     },
     ClassDef {
         class: Class::Entity,
@@ -71,7 +74,7 @@ pub const CLASSES: &[ClassDef] = &[
         extends: Some(Class::EntityBase),
         fields: HANDLE_FIELDS,
         functions: &[],
-        open: false,
+        indexer: None,
     },
     ClassDef {
         class: Class::Instance,
@@ -79,7 +82,7 @@ pub const CLASSES: &[ClassDef] = &[
         extends: Some(Class::EntityBase),
         fields: INSTANCE_FIELDS,
         functions: INSTANCE,
-        open: true,
+        indexer: Some(LuaType::String),
     },
     ClassDef {
         class: Class::Registration,
@@ -87,9 +90,20 @@ pub const CLASSES: &[ClassDef] = &[
         extends: None,
         fields: &[],
         functions: REGISTRATION,
-        open: false,
+        indexer: None,
+    },
+    ClassDef {
+        class: Class::Storage,
+        doc: "A table of the mod's storage, from `game:storage()` or read out of it: what the mod keeps from battle to battle of a run. It holds booleans, finite numbers, strings and tables of them, keyed by strings or whole numbers; iterate it with `for key, value in t do`.",
+        extends: None,
+        fields: &[],
+        functions: &[],
+        indexer: Some(STORAGE_KEYS),
     },
 ];
+
+/// The keys of a storage table: strings and whole numbers.
+const STORAGE_KEYS: LuaType = LuaType::Union(&[LuaType::String, LuaType::Integer]);
 
 /// Runs `f` on the battle the calling script belongs to, or fails if there is none (while
 /// scripts load, or under `rampart check`).
@@ -228,10 +242,13 @@ pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     install_functions(lua, &entity_api, entity::ENTITY)?;
     let registration_api = lua.create_table()?;
     install_functions(lua, &registration_api, REGISTRATION)?;
+    let (storage_top, storage_next) = storage::objects(lua)?;
     lua.set_app_data(ApiTables {
         entity_api,
         registration_api,
         handles,
+        storage_top,
+        storage_next,
     });
     game::install(lua, globals)?;
 

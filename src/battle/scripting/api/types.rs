@@ -108,6 +108,8 @@ pub enum Class {
     Instance,
     /// What registering a callback or setting a timer returns.
     Registration,
+    /// A table of a mod's storage (`game:storage()`).
+    Storage,
 }
 
 impl Class {
@@ -119,6 +121,7 @@ impl Class {
             Class::Entity => "Entity",
             Class::Instance => "Instance",
             Class::Registration => "Registration",
+            Class::Storage => "Storage",
         }
     }
 }

@@ -31,8 +31,9 @@ pub fn lua_ls(declared: &ModChains) -> String {
                 one_paragraph(field.doc)
             ));
         }
-        if def.open {
-            out.push_str("---@field [string] any\n");
+        if let Some(keys) = def.indexer {
+            let t = Ty::of(keys, None, &[]).expect("keys are no chain part");
+            out.push_str(&format!("---@field [{}] any\n", ty(&t)));
         }
         out.push_str(&format!("local {name} = {{}}\n"));
         for f in &class.functions {

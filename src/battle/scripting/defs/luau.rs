@@ -32,8 +32,9 @@ pub fn luau(declared: &ModChains) -> String {
         for f in &class.functions {
             function(&mut out, def.class, f);
         }
-        if def.open {
-            out.push_str("    [string]: any\n");
+        if let Some(keys) = def.indexer {
+            let t = Ty::of(keys, None, &[]).expect("keys are no chain part");
+            out.push_str(&format!("    [{}]: any\n", ty(&t)));
         }
         out.push_str("end\n");
     }
