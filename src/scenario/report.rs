@@ -8,8 +8,8 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::Stat;
-use crate::battle::Storage;
 use crate::battle::CostReport;
+use crate::battle::Storage;
 use crate::content::describe::number;
 
 /// Scripts the text report lists by cost (the JSON has them all).

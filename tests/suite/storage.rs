@@ -659,7 +659,7 @@ fn a_scenario_gives_starting_storage_and_its_mistakes_are_located() {
         Some(&Stored::Number(50.0))
     );
     // The tally counts on from there, and the report shows what it has at the end.
-    let report = rampart::scenario::play(&content, &scenario, config);
+    let report = rampart::scenario::play(&content, &scenario, config, false);
     assert_eq!(kills(&report.storage), 51.0);
     assert!(
         report.text().contains(
