@@ -209,6 +209,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
         super::chains::load(info, &mut db.chains, &mut loading);
+        super::effects::load(info, &mut db.effect_looks, &mut loading);
     }
     let Loading {
         mut diagnostics,
