@@ -55,24 +55,8 @@ struct EffectEntry {
 /// Reads the `effects.ron` of mod `info`, if it has one, and adds the looks without errors to
 /// `into`; each error is reported where it is in the file and leaves out only its entry.
 pub(super) fn load(info: &ModInfo, into: &mut Vec<EffectLook>, loading: &mut Loading) {
-    let path = info.root.join(FILE);
-    if !path.is_file() {
+    let Some((entries, source)) = loading.root_file::<Vec<EffectEntry>>(info, FILE) else {
         return;
-    }
-    let Some(file) = loading.read(info, FILE, &path) else {
-        return;
-    };
-    let entries = match ron_file::parse_all::<Vec<EffectEntry>>(&file) {
-        Ok(entries) => entries,
-        Err(found) => {
-            let found = found.into_iter().map(|d| d.for_mod(info.id()));
-            loading.diagnostics.extend(found);
-            return;
-        }
-    };
-    let source = Source {
-        mod_id: info.id().to_string(),
-        file,
     };
     let mut from = 0;
     for entry in entries {

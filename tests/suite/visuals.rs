@@ -3,10 +3,8 @@
 //! looking without drawing, and that drawing leaves the battle's state as it was; and the looks
 //! of mods' own effects in `effects.ron`.
 
-use std::path::Path;
-
 use crate::common::arena::{Arena, PATH_Y, STRAIGHT};
-use crate::common::{Mods, attacker, blueprint, documented_file};
+use crate::common::{Mods, REFUSED, attacker, blueprint, documented_file, documented_in};
 use rampart::battle::scripting::limits::MAX_VISUALS_PER_TICK;
 use rampart::battle::visuals::MAX_VISUAL_TICKS;
 use rampart::battle::{EntityId, Figure, LogKind, Position, StatOf, Visual};
@@ -226,16 +224,6 @@ fn a_mod_draws_at_most_its_allowance_per_tick_and_past_it_nothing_fails() {
     );
 }
 
-/// Put before a test script: `refused(f, words)` fails unless calling `f` is an error whose
-/// message holds `words`.
-const REFUSED: &str = r#"local function refused(f, words)
-    local ok, err = pcall(f)
-    if ok or not string.find(tostring(err), words, 1, true) then
-        error("not refused with `" .. words .. "`: " .. tostring(err))
-    end
-end
-"#;
-
 /// Every mistake a drawing call can make, each caught and checked, then one good line.
 const PICKY: &str = r##"
 return {
@@ -329,24 +317,14 @@ fn looking_at_the_battle_draws_nothing() {
     arena.no_script_errors();
 }
 
-/// The `effects.ron` example of `docs/modding/content.md`.
-fn documented_effects() -> String {
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding/content.md"),
-    )
-    .unwrap();
-    let block = page
-        .split("```ron\n// mods/beacon/effects.ron\n")
-        .nth(1)
-        .expect("content.md has the example of beacon/effects.ron");
-    block.split("```").next().unwrap().to_string()
-}
-
 #[test]
 fn the_documented_effects_file_gives_its_effects_their_looks() {
     let mods = Mods::new();
     mods.manifest("beacon", &["core"]);
-    mods.file("beacon/effects.ron", &documented_effects());
+    mods.file(
+        "beacon/effects.ron",
+        &documented_in("content.md", "beacon/effects.ron"),
+    );
     mods.file("beacon/icons/marked.png", "a picture");
     let content = mods.load_with_core();
     let marked = content.effect_look("marked").expect("declared");

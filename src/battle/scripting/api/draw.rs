@@ -85,9 +85,12 @@ impl LuaTyped for Options {
 
 /// Which function is drawing, for its messages.
 #[derive(Clone, Copy)]
-pub(super) enum Drawing {
+enum Drawing {
+    /// `game:draw_line`.
     Line,
+    /// `game:draw_ring`.
     Ring,
+    /// `game:flash`.
     Flash,
 }
 
@@ -138,6 +141,16 @@ impl Check<'_> {
         Ok(value)
     }
 
+    /// A line's or ring's width from the options.
+    fn width(&self, options: &DrawOptions) -> mlua::Result<f64> {
+        self.length(
+            "options.width",
+            options.width,
+            DEFAULT_WIDTH,
+            MAX_VISUAL_WIDTH,
+        )
+    }
+
     /// Refuses option `name` where it means nothing (a line has no radius), if `given`.
     fn unused(&self, name: &str, given: bool) -> mlua::Result<()> {
         match given {
@@ -180,67 +193,58 @@ pub(super) fn line(
     to: (f64, f64),
     options: Options,
 ) -> mlua::Result<()> {
-    let check = Check {
-        lua,
-        drawing: Drawing::Line,
-    };
-    let options = options.0;
-    let figure = Figure::Line {
-        from: check.point(("x1", "y1"), from)?,
-        to: check.point(("x2", "y2"), to)?,
-        width: check.length(
-            "options.width",
-            options.width,
-            DEFAULT_WIDTH,
-            MAX_VISUAL_WIDTH,
-        )?,
-    };
-    check.unused("radius", options.radius.is_some())?;
-    let visual = check.visual(figure, &options)?;
-    log(lua, Drawing::Line, visual)
+    draw(lua, Drawing::Line, options, |check, options| {
+        Ok(Figure::Line {
+            from: check.point(("x1", "y1"), from)?,
+            to: check.point(("x2", "y2"), to)?,
+            width: check.width(options)?,
+        })
+    })
 }
 
 /// `game:draw_ring(x, y, radius, options)`.
 pub(super) fn ring(lua: &Lua, at: (f64, f64), radius: f64, options: Options) -> mlua::Result<()> {
-    let check = Check {
-        lua,
-        drawing: Drawing::Ring,
-    };
-    let options = options.0;
-    let figure = Figure::Ring {
-        center: check.point(("x", "y"), at)?,
-        radius: check.length("radius", Some(radius), radius, MAX_VISUAL_RADIUS)?,
-        width: check.length(
-            "options.width",
-            options.width,
-            DEFAULT_WIDTH,
-            MAX_VISUAL_WIDTH,
-        )?,
-    };
-    check.unused("radius", options.radius.is_some())?;
-    let visual = check.visual(figure, &options)?;
-    log(lua, Drawing::Ring, visual)
+    draw(lua, Drawing::Ring, options, |check, options| {
+        Ok(Figure::Ring {
+            center: check.point(("x", "y"), at)?,
+            radius: check.length("radius", Some(radius), radius, MAX_VISUAL_RADIUS)?,
+            width: check.width(options)?,
+        })
+    })
 }
 
 /// `game:flash(x, y, options)`.
 pub(super) fn flash(lua: &Lua, at: (f64, f64), options: Options) -> mlua::Result<()> {
-    let check = Check {
-        lua,
-        drawing: Drawing::Flash,
-    };
+    draw(lua, Drawing::Flash, options, |check, options| {
+        Ok(Figure::Flash {
+            at: check.point(("x", "y"), at)?,
+            radius: check.length(
+                "options.radius",
+                options.radius,
+                DEFAULT_FLASH_RADIUS,
+                MAX_VISUAL_RADIUS,
+            )?,
+        })
+    })
+}
+
+/// Checks a call of `drawing`: the figure `figure` makes of the arguments, then the options
+/// (one the figure has no use for is refused); logs the visual if all is well.
+fn draw(
+    lua: &Lua,
+    drawing: Drawing,
+    options: Options,
+    figure: impl FnOnce(&Check, &DrawOptions) -> mlua::Result<Figure>,
+) -> mlua::Result<()> {
+    let check = Check { lua, drawing };
     let options = options.0;
-    let figure = Figure::Flash {
-        at: check.point(("x", "y"), at)?,
-        radius: check.length(
-            "options.radius",
-            options.radius,
-            DEFAULT_FLASH_RADIUS,
-            MAX_VISUAL_RADIUS,
-        )?,
-    };
-    check.unused("width", options.width.is_some())?;
+    let figure = figure(&check, &options)?;
+    match drawing {
+        Drawing::Line | Drawing::Ring => check.unused("radius", options.radius.is_some())?,
+        Drawing::Flash => check.unused("width", options.width.is_some())?,
+    }
     let visual = check.visual(figure, &options)?;
-    log(lua, Drawing::Flash, visual)
+    log(lua, drawing, visual)
 }
 
 /// Logs `visual`, unless the battle is only being looked at (looking leaves the battle and its
