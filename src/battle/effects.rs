@@ -13,15 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// The effects with engine rules (see the module's doc). Any other name is a mod's own; one
 /// close to these is warned about where a script applies or removes it, as a likely typo.
-pub const BUILT_IN_EFFECTS: [&str; 7] = [
-    "burning",
-    "freezing",
-    "shield",
-    "stealth",
-    "overclocked",
-    "paralyzed",
-    "electrified",
-];
+pub use crate::content::effects::BUILT_IN_EFFECTS;
 
 use super::chains::{Damage, StatOf};
 use super::entity::EntityId;

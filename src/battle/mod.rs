@@ -29,6 +29,7 @@ mod spawning;
 pub mod storage;
 mod targeting;
 mod timers;
+pub mod visuals;
 pub mod weapons;
 
 use std::collections::BTreeMap;
@@ -63,6 +64,7 @@ pub use scripting::payload::{Domain, LuaShape};
 pub use scripting::{ReportedError, ScriptDisabled, ScriptHost};
 pub use spawning::{SpawnAt, WaveSpawn, WaveSpawns};
 pub use storage::{STORAGE_DEPTH, STORAGE_LIMIT, Storage};
+pub use visuals::{Figure, Visual};
 pub use weapons::{Delayed, Shot, ShotKind, TowerState};
 
 pub use crate::TICKS_PER_SECOND;
@@ -400,6 +402,10 @@ pub enum LogKind {
         /// Which effect.
         name: String,
     },
+    /// A script drew something for the player to see (`game:draw_line`, `game:draw_ring`,
+    /// `game:flash`); nothing in the battle reads it. Not logged while the battle is only
+    /// looked at.
+    Drawn(Visual),
 }
 
 /// The resources of a battle.

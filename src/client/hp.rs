@@ -13,6 +13,7 @@ use super::{ClientSet, Screen};
 use crate::TICKS_PER_SECOND;
 use crate::battle::{Effect, EntityId, EntityKind, Lasting};
 use crate::content::Size;
+use crate::content::colour::Rgb;
 
 /// Keeps the HP indicators of attackers up to date.
 pub struct HpPlugin;
@@ -79,8 +80,10 @@ pub fn bar_size(size: Size) -> Vec2 {
     }
 }
 
-/// A status effect's badge: a letter (where no icon is drawn), its colour, and the time it has left (`3s`, `2w`, `5x`: the default font has no ×).
-pub fn badge(effect: &Effect) -> (String, Color, String) {
+/// A status effect's badge: a letter (where no icon is drawn), its colour — for a mod's own
+/// effect its `tint` from `effects.ron`, if it has one — and the time it has left (`3s`, `2w`,
+/// `5x`: the default font has no ×).
+pub fn badge(effect: &Effect, tint: Option<Rgb>) -> (String, Color, String) {
     let (letter, color) = match effect.name.as_str() {
         "burning" => ("B", Color::srgb(1.0, 0.45, 0.1)),
         "freezing" => ("F", Color::srgb(0.55, 0.85, 1.0)),
@@ -91,11 +94,11 @@ pub fn badge(effect: &Effect) -> (String, Color, String) {
         "electrified" => ("E", Color::srgb(0.4, 1.0, 1.0)),
         other => {
             let first = other.chars().next().unwrap_or('?').to_ascii_uppercase();
-            return (
-                first.to_string(),
-                Color::srgb(0.85, 0.85, 0.85),
-                left(effect),
-            );
+            let color = tint.map_or(Color::srgb(0.85, 0.85, 0.85), |t| {
+                let [r, g, b] = t.unit();
+                Color::srgb(r, g, b)
+            });
+            return (first.to_string(), color, left(effect));
         }
     };
     (letter.to_string(), color, left(effect))
@@ -253,11 +256,13 @@ fn update_bars(
             .iter()
             .find(|f| f.name == "shield")
             .map_or(0.0, |f| f.magnitude);
+        let content = session.battle.content();
+        let tint = |f: &Effect| content.effect_look(&f.name).and_then(|l| l.tint);
         let wanted: Vec<(String, String)> = e
             .effects
             .iter()
             .map(|f| {
-                let (letter, _, time) = badge(f);
+                let (letter, _, time) = badge(f, tint(f));
                 (letter, time)
             })
             .collect();
@@ -275,7 +280,7 @@ fn update_bars(
                 commands.entity(row).despawn_related::<Children>();
                 commands.entity(row).with_children(|r| {
                     for f in &e.effects {
-                        let (letter, color, time) = badge(f);
+                        let (letter, color, time) = badge(f, tint(f));
                         let mut chip = r.spawn((
                             Node {
                                 padding: UiRect::horizontal(Val::Px(2.0)),
@@ -286,8 +291,7 @@ fn update_bars(
                             Pickable::IGNORE,
                         ));
                         // The effect's icon where a mod has one, else its letter.
-                        let text = match icons.get(&format!("effect-{}", f.name.replace(':', "-")))
-                        {
+                        let text = match icons.of_effect(&f.name) {
                             Some(image) => {
                                 chip.with_child((
                                     ImageNode::new(image),
@@ -377,9 +381,24 @@ mod tests {
             source: None,
             age: 0,
         };
-        assert_eq!(badge(&effect("burning", Lasting::Ticks(41))).2, "3s");
-        assert_eq!(badge(&effect("freezing", Lasting::Waves(2))).2, "2w");
-        assert_eq!(badge(&effect("overclocked", Lasting::Shots(5))).2, "5x");
-        assert_eq!(badge(&effect("frost:chill", Lasting::Ticks(20))).0, "F");
+        assert_eq!(badge(&effect("burning", Lasting::Ticks(41)), None).2, "3s");
+        assert_eq!(badge(&effect("freezing", Lasting::Waves(2)), None).2, "2w");
+        assert_eq!(
+            badge(&effect("overclocked", Lasting::Shots(5)), None).2,
+            "5x"
+        );
+        let chill = effect("frost:chill", Lasting::Ticks(20));
+        assert_eq!(badge(&chill, None).0, "F");
+        assert_eq!(badge(&chill, None).1, Color::srgb(0.85, 0.85, 0.85));
+        // A mod's own effect takes the colour its `effects.ron` gives it.
+        assert_eq!(
+            badge(&chill, Some(Rgb(0, 255, 51))).1,
+            Color::srgb(0.0, 1.0, 0.2)
+        );
+        // A built-in one keeps the game's.
+        assert_eq!(
+            badge(&effect("burning", Lasting::Ticks(1)), Some(Rgb(0, 0, 0))).1,
+            Color::srgb(1.0, 0.45, 0.1)
+        );
     }
 }

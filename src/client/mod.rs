@@ -19,6 +19,7 @@ pub mod actions;
 pub mod camera;
 pub mod cards;
 pub mod debug;
+pub mod drawn;
 pub mod highlight;
 pub mod hp;
 pub mod hud;
@@ -207,6 +208,7 @@ pub fn run(options: ClientOptions) -> Result<(), ClientError> {
         terrain::TerrainPlugin,
         camera::CameraPlugin,
         units::UnitsPlugin,
+        drawn::DrawnPlugin,
         hp::HpPlugin,
         hud::HudPlugin,
         placing::PlacingPlugin,

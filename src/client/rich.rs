@@ -28,7 +28,8 @@ impl Plugin for IconsPlugin {
 }
 
 /// The icons of every loaded mod by name (`icons/fuel.png` is `fuel`; a later mod's replaces
-/// an earlier one's), and the blueprints' and attacker types' own icons (their `icon` field).
+/// an earlier one's), the blueprints' and attacker types' own icons (their `icon` field) and the
+/// icons `effects.ron` gives mods' own effects.
 #[derive(Resource, Default)]
 pub struct Icons(pub HashMap<String, Handle<Image>>);
 
@@ -46,6 +47,18 @@ impl Icons {
     /// The name an attacker type's own `icon` is kept under.
     pub fn attacker(id: &str) -> String {
         format!("attacker {id}")
+    }
+
+    /// The picture of status effect `name`'s badge: the icon its mod's `effects.ron` declares,
+    /// else the `effect-<name>` of the icons folders (a colon written `-`).
+    pub fn of_effect(&self, name: &str) -> Option<Handle<Image>> {
+        self.get(&Icons::effect(name))
+            .or_else(|| self.get(&format!("effect-{}", name.replace(':', "-"))))
+    }
+
+    /// The name an effect's icon declared in `effects.ron` is kept under.
+    fn effect(name: &str) -> String {
+        format!("effect {name}")
     }
 }
 
@@ -74,7 +87,8 @@ fn load_icons(content: Res<Content>, mut icons: ResMut<Icons>, mut images: ResMu
             }
         }
     }
-    // A blueprint's or attacker type's own `icon`, a path inside the mod that names it.
+    // A blueprint's or attacker type's own `icon`, a path inside the mod that names it, and
+    // the icons of `effects.ron`, inside the mod that declares them.
     let owned = db
         .blueprints
         .iter()
@@ -83,9 +97,15 @@ fn load_icons(content: Res<Content>, mut icons: ResMut<Icons>, mut images: ResMu
             db.attackers
                 .iter()
                 .map(|a| (Icons::attacker(&a.id), &a.id, &a.icon)),
+        )
+        .filter_map(|(name, id, icon)| Some((name, id.split_once(':')?.0, icon)))
+        .chain(
+            db.effect_looks
+                .iter()
+                .map(|l| (Icons::effect(&l.name), l.mod_id.as_str(), &l.icon)),
         );
-    for (name, id, icon) in owned {
-        let (Some(icon), Some((mod_id, _))) = (icon, id.split_once(':')) else {
+    for (name, mod_id, icon) in owned {
+        let Some(icon) = icon else {
             continue;
         };
         if let Some(m) = db.mods.iter().find(|m| m.id == mod_id) {

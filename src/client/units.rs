@@ -3,7 +3,8 @@
 //! walk (their HP indicators are `hp.rs`'s); buildings by kind, towers turning
 //! toward their target; abilities as discs of their reach; shots in flight; hits that do not
 //! fly (beams, slams, scripted hits) as a flash of light from the building to its target;
-//! deaths as a fading puff; damage and production as numbers that rise and fade.
+//! deaths as a fading puff; damage and production as numbers that rise and fade; attackers
+//! under a mod's own effect with a tint (`effects.ron`) tinted halfway toward it.
 
 use std::collections::HashMap;
 
@@ -12,8 +13,9 @@ use bevy::prelude::*;
 use super::session::Game;
 use super::ui::{kind_color, label};
 use super::{ClientSet, Screen, to_bevy};
-use crate::battle::{Battle, EntityId, EntityKind, LogKind, Position, Resource as Gain};
-use crate::content::{Behaviour, BlueprintKind, Projectile, Size};
+use crate::battle::{Battle, Effect, EntityId, EntityKind, LogKind, Position, Resource as Gain};
+use crate::content::colour::Rgb;
+use crate::content::{Behaviour, BlueprintKind, ContentDb, Projectile, Size};
 
 /// Draws the battle's entities.
 pub struct UnitsPlugin;
@@ -27,6 +29,7 @@ impl Plugin for UnitsPlugin {
                 Update,
                 (
                     sync,
+                    tint_attackers,
                     move_units,
                     aim_turrets,
                     draw_shots,
@@ -47,6 +50,10 @@ struct Shown(HashMap<EntityId, Entity>);
 /// A scene entity drawing battle entity `.0`.
 #[derive(Component)]
 pub struct Unit(pub EntityId);
+
+/// The tint an attacker is drawn with now (from a mod's own effect on it), if any.
+#[derive(Component, Default)]
+struct Tint(Option<Rgb>);
 
 /// The part of a tower that turns toward its target.
 #[derive(Component)]
@@ -274,6 +281,7 @@ fn sync(
                 commands
                     .spawn((
                         Unit(id),
+                        Tint::default(),
                         Transform::default(),
                         Visibility::default(),
                         DespawnOnExit(Screen::Battle),
@@ -426,6 +434,64 @@ fn sync(
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The tint of an attacker under `effects`: that of the last of them whose look (`effects.ron`)
+/// has one.
+pub fn effect_tint(effects: &[Effect], content: &ContentDb) -> Option<Rgb> {
+    effects
+        .iter()
+        .rev()
+        .find_map(|e| content.effect_look(&e.name)?.tint)
+}
+
+/// `base` taken halfway toward `tint`.
+pub fn tinted(base: Color, tint: Rgb) -> Color {
+    let [r, g, b] = tint.unit();
+    base.mix(&Color::srgb(r, g, b), 0.5)
+}
+
+/// Draws each attacker in its type's colour, or tinted by a mod's own effect on it.
+fn tint_attackers(
+    game: NonSend<Game>,
+    mut looks: ResMut<Looks>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut units: Query<(&Unit, &mut Tint, &Children)>,
+    mut parts: Query<&mut MeshMaterial3d<StandardMaterial>>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let content = session.battle.content();
+    for (unit, mut tint, children) in &mut units {
+        let Some(e) = session.battle.entity(unit.0) else {
+            continue;
+        };
+        let EntityKind::Attacker(a) = e.kind else {
+            continue;
+        };
+        let wanted = effect_tint(&e.effects, content);
+        if tint.0 == wanted {
+            continue;
+        }
+        tint.0 = wanted;
+        let id = &content.attacker(a).id;
+        let base = attacker_color(id);
+        let material = match wanted {
+            None => looks.material(&mut materials, id, base, false),
+            Some(t) => looks.material(
+                &mut materials,
+                &format!("{id} tinted {} {} {}", t.0, t.1, t.2),
+                tinted(base, t),
+                false,
+            ),
+        };
+        for child in children.iter() {
+            if let Ok(mut m) = parts.get_mut(child) {
+                m.0 = material.clone();
+            }
         }
     }
 }
@@ -644,5 +710,52 @@ fn place_labels(
             node.left = Val::Px(screen.x + follow.offset.x);
             node.top = Val::Px(screen.y + follow.offset.y);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Lasting;
+    use crate::content::EffectLook;
+
+    #[test]
+    fn an_attacker_takes_the_tint_of_its_last_tinted_effect() {
+        let mut content = ContentDb::default();
+        let look = |name: &str, tint| EffectLook {
+            name: name.into(),
+            mod_id: "m".into(),
+            tint,
+            icon: None,
+        };
+        content.effect_looks = vec![
+            look("dazed", Some(Rgb(255, 0, 0))),
+            look("marked", Some(Rgb(0, 0, 255))),
+            look("plain", None),
+        ];
+        let on = |names: &[&str]| -> Vec<Effect> {
+            names
+                .iter()
+                .map(|n| Effect {
+                    name: n.to_string(),
+                    lasting: Lasting::Ticks(5),
+                    magnitude: 0.0,
+                    source: None,
+                    age: 0,
+                })
+                .collect()
+        };
+        assert_eq!(effect_tint(&on(&[]), &content), None);
+        assert_eq!(effect_tint(&on(&["burning", "plain"]), &content), None);
+        assert_eq!(
+            effect_tint(&on(&["dazed", "marked", "plain"]), &content),
+            Some(Rgb(0, 0, 255))
+        );
+        assert_eq!(
+            effect_tint(&on(&["marked", "burning", "dazed"]), &content),
+            Some(Rgb(255, 0, 0))
+        );
+        let half = tinted(Color::srgb(0.0, 0.0, 0.0), Rgb(255, 255, 255)).to_srgba();
+        assert!((half.red - 0.5).abs() < 1e-6, "{half:?}");
     }
 }

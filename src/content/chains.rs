@@ -181,24 +181,8 @@ struct QueryFile {
 /// errors to `into`; each error is reported where it is in the file, and only the declaration
 /// at fault is left out.
 pub(super) fn load(info: &ModInfo, into: &mut Vec<ChainDecl>, loading: &mut Loading) {
-    let path = info.root.join(FILE);
-    if !path.is_file() {
+    let Some((parsed, source)) = loading.root_file::<ChainsFile>(info, FILE) else {
         return;
-    }
-    let Some(file) = loading.read(info, FILE, &path) else {
-        return;
-    };
-    let parsed = match ron_file::parse_all::<ChainsFile>(&file) {
-        Ok(parsed) => parsed,
-        Err(found) => {
-            let found = found.into_iter().map(|d| d.for_mod(info.id()));
-            loading.diagnostics.extend(found);
-            return;
-        }
-    };
-    let source = Source {
-        mod_id: info.id().to_string(),
-        file,
     };
     // Each declaration's problems are looked for after its name, where it is written: the
     // names of each list after the list's key and the name before it.

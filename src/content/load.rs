@@ -160,6 +160,35 @@ impl Loading {
         }
     }
 
+    /// Reads and parses the optional file `name` at the root of mod `info` (`chains.ron`,
+    /// `effects.ron`): `None` when there is none, or when it cannot be read or parsed — its
+    /// every mistake is then reported.
+    pub fn root_file<T: DeserializeOwned>(
+        &mut self,
+        info: &ModInfo,
+        name: &str,
+    ) -> Option<(T, Source)> {
+        let path = info.root.join(name);
+        if !path.is_file() {
+            return None;
+        }
+        let file = self.read(info, name, &path)?;
+        match ron_file::parse_all::<T>(&file) {
+            Ok(parsed) => Some((
+                parsed,
+                Source {
+                    mod_id: info.id().to_string(),
+                    file,
+                },
+            )),
+            Err(found) => {
+                let found = found.into_iter().map(|d| d.for_mod(info.id()));
+                self.diagnostics.extend(found);
+                None
+            }
+        }
+    }
+
     /// Reads every file below the mod's folder `dir` with extension `ext`, sorted by their path
     /// inside the mod, which comes with each.
     fn read_all(&mut self, info: &ModInfo, dir: &str, ext: &str) -> Vec<(String, SourceFile)> {
@@ -209,6 +238,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
         super::chains::load(info, &mut db.chains, &mut loading);
+        super::effects::load(info, &mut db.effect_looks, &mut loading);
     }
     let Loading {
         mut diagnostics,

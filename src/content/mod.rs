@@ -13,10 +13,12 @@ pub mod augments;
 pub mod behaviour;
 pub mod blueprint;
 pub mod chains;
+pub mod colour;
 pub mod damage;
 pub mod describe;
 pub mod description;
 pub mod designs;
+pub mod effects;
 pub mod events;
 pub mod levels;
 mod load;
@@ -49,6 +51,7 @@ pub use blueprint::{Affects, Blueprint, BlueprintKind, Cost, Deposit, Placement,
 pub use chains::ChainDecl;
 pub use damage::{DamageType, DamageTypes};
 pub use designs::LevelDesign;
+pub use effects::EffectLook;
 pub use events::Event;
 pub use levels::{LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL};
 pub use tutorial::Tutorial;
@@ -214,6 +217,9 @@ pub struct ContentDb {
     /// The events and queries mods declare (each mod's `chains.ron`), in load order, those
     /// with errors left out.
     pub chains: Vec<ChainDecl>,
+    /// How mods' own status effects look (each mod's `effects.ron`), in load order, those with
+    /// errors left out.
+    pub effect_looks: Vec<EffectLook>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.
@@ -299,6 +305,11 @@ impl ContentDb {
     /// The chain a mod declared with the name `<mod>:<name>`.
     pub fn declared_chain(&self, name: &str) -> Option<&ChainDecl> {
         self.chains.iter().find(|c| c.name == name)
+    }
+
+    /// How the mod's own effect `name` looks, if a mod's `effects.ron` says.
+    pub fn effect_look(&self, name: &str) -> Option<&EffectLook> {
+        self.effect_looks.iter().find(|l| l.name == name)
     }
 
     /// The position of a mod in the load order.

@@ -271,6 +271,7 @@ fn noun(outer: &str) -> &str {
         "WaveSpec" => "a wave",
         "Group" => "a group of attackers",
         "Action" => "an action",
+        "EffectEntry" => "an effect's look",
         other => other,
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::common::arena::{Arena, STRAIGHT};
-use crate::common::{Mods, attacker, blueprint, documented_file, wave};
+use crate::common::{Mods, REFUSED, attacker, blueprint, documented_file, wave};
 use rampart::battle::{Battle, BattleConfig, EntityId, LogKind, Phase, PlayerCommand, Position};
 use rampart::content::ContentDb;
 use rampart::rng::Seed;
@@ -248,16 +248,6 @@ fn with_script(name: &str, script: &str) -> Arena {
     );
     Arena::with_mods(mods, STRAIGHT)
 }
-
-/// Put before a test script: `refused(f, words)` fails unless calling `f` is an error whose
-/// message holds `words`.
-const REFUSED: &str = r#"local function refused(f, words)
-    local ok, err = pcall(f)
-    if ok or not string.find(tostring(err), words, 1, true) then
-        error("not refused with `" .. words .. "`: " .. tostring(err))
-    end
-end
-"#;
 
 #[test]
 fn the_documented_beacon_shields_the_buildings_near_it_and_the_one_east_twice() {

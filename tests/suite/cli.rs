@@ -605,6 +605,33 @@ fn a_deprecated_name_warns_once_per_mod_with_the_first_call_and_its_replacement(
 }
 
 #[test]
+fn drawing_past_the_allowance_warns_once_and_fails_nothing() {
+    let out = try_script(
+        "painter",
+        r#"return {
+    on_tick = function(self, game)
+        for i = 1, 100 do
+            game:flash(i, 1)
+        end
+    end,
+}"#,
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("[painter]")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(lines[0].contains("WARN"), "{stderr}");
+    assert!(
+        lines[0].ends_with(
+            "[painter] scripts/prober.lua:4: game:flash: the mod drew more than 64 visuals in one \
+             tick (the limit); the rest of that tick's are not shown (said once per battle)"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("no script errors"), "{stdout}");
+}
+
+#[test]
 fn a_script_making_up_names_gets_a_hundred_warnings_and_then_one_more() {
     // 150 different names, each close to `burning`: warnings stop at 100, and say so.
     let out = try_script(

@@ -57,6 +57,7 @@ mod storage;
 mod terrain_parse;
 mod tower_targets;
 mod tutorial_data;
+mod visuals;
 mod waves_balance;
 mod waves_generate;
 mod waves_model;

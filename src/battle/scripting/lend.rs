@@ -29,7 +29,7 @@ use super::cost::{Meter, Resume};
 use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;
 use crate::content::ContentDb;
-use crate::lua::{Budget, Sandbox, ScriptError};
+use crate::lua::{Budget, Sandbox, ScriptError, ScriptErrorKind, caller_location};
 
 /// Different warnings given per battle before the rest are not shown ([`HostShared::warn_once`]).
 pub(crate) const MAX_WARNINGS: usize = 100;
@@ -222,6 +222,20 @@ impl HostLink {
             .upgrade()
             .map(|s| s.mod_id().to_string())
             .unwrap_or_default()
+    }
+
+    /// `message` as a warning about the calling script's current line, located and printed
+    /// as script errors are, though nothing failed (for [`HostShared::warn_once`]).
+    pub(crate) fn warning(&self, lua: &Lua, message: String) -> String {
+        let (file, line) = caller_location(lua).unzip();
+        ScriptError {
+            mod_id: self.mod_id(),
+            file,
+            line,
+            kind: ScriptErrorKind::Runtime,
+            message,
+        }
+        .to_string()
     }
 
     /// The link of the VM running `lua`.

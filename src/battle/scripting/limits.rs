@@ -1,6 +1,6 @@
 //! What one mod's scripts may do per battle tick, beyond the budget of each single call: how
-//! many callbacks they register, how many stay registered, and how many instructions all their
-//! calls of the tick take together.
+//! many callbacks they register, how many stay registered, how many instructions all their
+//! calls of the tick take together, and how many things they draw.
 //!
 //! "Instructions" are the interrupts Luau raises at function calls, returns and loop
 //! back-edges, counted by the same [`Budget`] that bounds each call, so the count is the same on
@@ -22,6 +22,11 @@ pub const MAX_LIVE_REGISTRATIONS: u32 = 50_000;
 /// Instructions (interrupts) all of one mod's script calls may take together in one tick.
 pub const TICK_INSTRUCTIONS: u64 = 4_000_000;
 
+/// Visuals (`game:draw_line`, `game:draw_ring`, `game:flash`) one mod's scripts may draw in
+/// one tick. Past it they are not drawn, with a warning once per battle: drawing changes
+/// nothing in the battle, so too much of it is no error.
+pub const MAX_VISUALS_PER_TICK: u32 = 64;
+
 /// Why a mod's scripts stopped for the rest of a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
@@ -34,6 +39,7 @@ pub(super) struct TickLimits {
     budget: Rc<Budget>,
     registered: RefCell<Vec<u32>>,
     live: RefCell<Vec<u32>>,
+    drawn: RefCell<Vec<u32>>,
     stopped: RefCell<Vec<Option<Stop>>>,
 }
 
@@ -45,6 +51,7 @@ impl TickLimits {
             budget,
             registered: RefCell::new(vec![0; mods]),
             live: RefCell::new(vec![0; mods]),
+            drawn: RefCell::new(vec![0; mods]),
             stopped: RefCell::new(vec![None; mods]),
         }
     }
@@ -58,6 +65,7 @@ impl TickLimits {
     pub(super) fn new_tick(&self) {
         self.budget.new_period();
         self.registered.borrow_mut().fill(0);
+        self.drawn.borrow_mut().fill(0);
         self.stopped.borrow_mut().fill(None);
     }
 
@@ -90,6 +98,17 @@ impl TickLimits {
             ));
         }
         Ok(())
+    }
+
+    /// Counts a visual the mod is about to draw; `false` past [`MAX_VISUALS_PER_TICK`] this
+    /// tick (it is then not drawn).
+    pub(super) fn draw(&self, mod_index: usize) -> bool {
+        let mut drawn = self.drawn.borrow_mut();
+        let Some(count) = drawn.get_mut(mod_index) else {
+            return false;
+        };
+        *count = count.saturating_add(1);
+        *count <= MAX_VISUALS_PER_TICK
     }
 
     /// A callback of the mod was registered (`true`) or is gone (`false`).

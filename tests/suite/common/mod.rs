@@ -201,13 +201,21 @@ pub fn blueprint(name: &str, kind: &str, extra: &str) -> String {
 }
 
 /// The code block of `docs/modding/lua-api.md` whose first line is a comment naming `file` under
-/// `mods/`, without that line: documented examples are tested as they are written.
+/// `mods/`: documented examples are tested as they are written.
 pub fn documented_file(file: &str) -> String {
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/modding/lua-api.md"),
+    documented_in("lua-api.md", file)
+}
+
+/// The code block of `docs/modding/<page>` whose first line is a comment naming `file` under
+/// `mods/` (the comment kept, so that line numbers are the page's).
+pub fn documented_in(page: &str, file: &str) -> String {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/modding")
+            .join(page),
     )
     .unwrap();
-    let block = page
+    let block = text
         .split("```")
         .skip(1)
         .step_by(2)
@@ -216,9 +224,19 @@ pub fn documented_file(file: &str) -> String {
                 .nth(1)
                 .is_some_and(|l| l.ends_with(&format!(" mods/{file}")))
         })
-        .unwrap_or_else(|| panic!("lua-api.md has no block of mods/{file}"));
+        .unwrap_or_else(|| panic!("{page} has no block of mods/{file}"));
     block.split_once('\n').unwrap().1.to_string()
 }
+
+/// Put before a test script: `refused(f, words)` fails unless calling `f` is an error whose
+/// message holds `words`.
+pub const REFUSED: &str = r#"local function refused(f, words)
+    local ok, err = pcall(f)
+    if ok or not string.find(tostring(err), words, 1, true) then
+        error("not refused with `" .. words .. "`: " .. tostring(err))
+    end
+end
+"#;
 
 /// A wave on path 0: `(ticks after the wave starts, attacker id)` pairs.
 pub fn wave(list: &[(u32, &str)]) -> WaveSpawns {

@@ -4,7 +4,6 @@
 use mlua::{Function, Lua, MultiValue, Table};
 
 use crate::battle::scripting::HostLink;
-use crate::lua::{ScriptError, ScriptErrorKind, caller_location};
 
 /// A `game` function's old name and what replaced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,26 +40,20 @@ pub(super) fn install(lua: &Lua, game: &Table) -> mlua::Result<()> {
 /// Logs that the calling script used an old name, the first time its mod does.
 fn warn(lua: &Lua, deprecated: Deprecated) -> mlua::Result<()> {
     let link = HostLink::get(lua)?;
-    let mod_id = link.mod_id();
-    let (file, line) = caller_location(lua).unzip();
     let Deprecated {
         old,
         replacement,
         since,
     } = deprecated;
-    // Located and printed as script errors are, though nothing failed.
-    let warning = ScriptError {
-        mod_id: mod_id.clone(),
-        file,
-        line,
-        kind: ScriptErrorKind::Runtime,
-        message: format!(
+    let warning = link.warning(
+        lua,
+        format!(
             "`game:{old}` is deprecated since version {since}; use `game:{replacement}` (it works \
              the same)"
         ),
-    };
+    );
     // Keyed without the place: a mod that calls it from many lines hears of it once.
     link.shared
-        .warn_once(format!("deprecated {mod_id} {old}"), warning.to_string());
+        .warn_once(format!("deprecated {} {old}", link.mod_id()), warning);
     Ok(())
 }

@@ -5,6 +5,7 @@ use mlua::{Lua, Table, Value, Variadic};
 use glam::DVec2;
 
 use super::deprecated;
+use super::draw::{self, Options};
 use super::handles::{
     Callback, ChainName, CommandPayload, CommandResult, EntityValue, EventPayload, Handle,
     Modifier, QueryInput, QueryValue, Reaction, SpawnAt, entity_from_lua,
@@ -21,7 +22,7 @@ use crate::battle::{
 };
 use crate::content::{BlueprintKind, DamageType, Rarity};
 use crate::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
-use crate::lua::{Fault, ScriptError, ScriptErrorKind, caller_location};
+use crate::lua::{Fault, ScriptErrorKind};
 use crate::terrain::{Direction, ObstacleKind};
 
 api_functions! {
@@ -210,7 +211,7 @@ api_functions! {
             changing_battle(lua, "game:apply_effect", |b| {
                 let target = entity_from_lua(&target.0, b).map_err(|e| locate(lua, e))?;
                 let (effect, stacking) = effect_from(lua, name, options)?;
-                warn_if_misspelt(lua, b, &effect.name)?;
+                warn_if_misspelt(lua, &effect.name)?;
                 b.apply_effect(target, effect, stacking);
                 Ok(())
             })
@@ -219,7 +220,7 @@ api_functions! {
         fn remove_effect(lua, _: Value, target: EntityValue, name: String) {
             changing_battle(lua, "game:remove_effect", |b| {
                 let target = entity_from_lua(&target.0, b).map_err(|e| locate(lua, e))?;
-                warn_if_misspelt(lua, b, &name)?;
+                warn_if_misspelt(lua, &name)?;
                 b.remove_effect(target, &name);
                 Ok(())
             })
@@ -274,6 +275,21 @@ api_functions! {
                 });
                 Ok(())
             })
+        }
+        /// Draws a line from (`x1`, `y1`) to (`x2`, `y2`) on the ground for the player to see,
+        /// changing nothing in the battle. Options: `colour`, `ticks`, `alpha`, `width`.
+        fn draw_line(lua, _: Value, x1: f64, y1: f64, x2: f64, y2: f64, options: Options) {
+            draw::line(lua, (x1, y1), (x2, y2), options)
+        }
+        /// Draws a ring of `radius` tiles around (`x`, `y`) on the ground for the player to
+        /// see, changing nothing in the battle. Options: `colour`, `ticks`, `alpha`, `width`.
+        fn draw_ring(lua, _: Value, x: f64, y: f64, radius: f64, options: Options) {
+            draw::ring(lua, (x, y), radius, options)
+        }
+        /// Shows a flash of light at (`x`, `y`) that grows and fades, changing nothing in the
+        /// battle. Options: `colour`, `ticks`, `alpha`, `radius`.
+        fn flash(lua, _: Value, x: f64, y: f64, options: Options) {
+            draw::flash(lua, (x, y), options)
         }
         /// The handle of the entity with a number (`handle.id`).
         fn entity(lua, _: Value, id: f64) -> Handle {
@@ -436,7 +452,7 @@ fn area(lua: &Lua, function: &str, x: f64, y: f64, radius: f64) -> mlua::Result<
 
 /// Warns, once per battle and place, about an effect name that is not built in but close to
 /// one: most likely a typo, but a mod may name its own effects as it likes, so only a warning.
-fn warn_if_misspelt(lua: &Lua, b: &Battle, name: &str) -> mlua::Result<()> {
+fn warn_if_misspelt(lua: &Lua, name: &str) -> mlua::Result<()> {
     if BUILT_IN_EFFECTS.contains(&name) {
         return Ok(());
     }
@@ -444,19 +460,13 @@ fn warn_if_misspelt(lua: &Lua, b: &Battle, name: &str) -> mlua::Result<()> {
         return Ok(());
     };
     let link = HostLink::get(lua)?;
-    let (file, line) = caller_location(lua).unzip();
-    // Located and printed as script errors are, though nothing failed.
-    let warning = ScriptError {
-        mod_id: b.content.mods[link.mod_index].id.clone(),
-        file,
-        line,
-        kind: ScriptErrorKind::Runtime,
-        message: format!(
+    let text = link.warning(
+        lua,
+        format!(
             "`{name}` is not a built-in effect; {hint} (an effect of the mod's own is fine: it \
              does what the mod's scripts make of it)"
         ),
-    };
-    let text = warning.to_string();
+    );
     link.shared.warn_once(text.clone(), text);
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! from that description.
 
 mod deprecated;
+mod draw;
 mod entity;
 mod game;
 mod handles;
