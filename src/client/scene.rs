@@ -261,9 +261,11 @@ fn play(
             }
         }
         3 if waited > 1.0 => stage.act(Action::TutorialNext),
-        // The camera step ends when the camera moves.
+        // The camera step ends when the camera moves. The tutorial notes where the camera is in
+        // the first frame of the step, and the action that began it may be carried out before
+        // or after this system in a frame, so the camera moves only a moment later.
         4 => {
-            advance = stage.step() == Some(1);
+            advance = stage.step() == Some(1) && waited > 0.5;
             if advance {
                 for mut rig in &mut stage.rigs {
                     rig.focus += Vec3::new(1.5, 0.0, -1.0);
