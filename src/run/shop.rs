@@ -42,7 +42,8 @@ pub struct Offer {
     pub ware: Ware,
     /// What it costs.
     pub price: u32,
-    /// Whether it was bought (a blueprint and a removal sell once, a repair as often as paid).
+    /// Whether it was bought (a blueprint and a removal sell once, a repair as often as paid),
+    /// or, for an augment, whether its blueprint has left the collection.
     pub sold: bool,
 }
 
@@ -172,10 +173,20 @@ impl Run {
             }
         }
         self.money -= offer.price;
-        if offer.ware != Ware::Repair
-            && let RunPhase::Shop(shop) = &mut self.phase
-        {
-            shop.offers[index].sold = true;
+        let collection = &self.collection;
+        if let RunPhase::Shop(shop) = &mut self.phase {
+            if offer.ware != Ware::Repair {
+                shop.offers[index].sold = true;
+            }
+            // An augment for a blueprint that just left the collection (given up for a bought
+            // one, or removed) has nothing left to go on: it is gone from the shop too.
+            for o in &mut shop.offers {
+                if let Ware::Augment(a) = &o.ware
+                    && !collection.contains(&a.blueprint)
+                {
+                    o.sold = true;
+                }
+            }
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use rampart::content::describe::{Quality, RichText};
 use rampart::content::{ContentDb, DamageType};
 use rampart::rng::Seed;
 use rampart::run::rewards::after_battle;
-use rampart::run::{AugmentOffer, Run, RunConfig, Shop, Ware};
+use rampart::run::{AugmentOffer, Run, RunConfig, RunError, RunPhase, Shop, Ware};
 
 /// The first `lang` code block of `docs/modding/runs.md`'s augment section.
 fn documented(lang: &str) -> String {
@@ -256,6 +256,16 @@ fn run_with(content: &ContentDb, seed: u64) -> Run {
     Run::new(content, RunConfig::new(seed)).unwrap()
 }
 
+/// `run` standing in `shop` with money to spare.
+fn in_shop(run: &Run, shop: &Shop) -> Run {
+    let shop_text = rampart::ron_file::to_string(shop).unwrap();
+    let text = run
+        .to_ron()
+        .replace("money: 30", "money: 1000")
+        .replace("phase: Map", &format!("phase: Shop({shop_text})"));
+    Run::from_ron(&text).unwrap()
+}
+
 #[test]
 fn a_run_applies_augments_at_most_twice_per_blueprint_and_keeps_them() {
     let content = Mods::new().load_with_core();
@@ -278,12 +288,7 @@ fn a_run_applies_augments_at_most_twice_per_blueprint_and_keeps_them() {
         assert!(content.augment(&a.augment).unwrap().fits(bp));
     }
     // Bought, the augment is on its blueprint; the battle set up next carries it.
-    let shop_text = rampart::ron_file::to_string(&shop).unwrap();
-    let text = run
-        .to_ron()
-        .replace("money: 30", "money: 1000")
-        .replace("phase: Map", &format!("phase: Shop({shop_text})"));
-    let mut run = Run::from_ron(&text).unwrap();
+    let mut run = in_shop(&run, &shop);
     let index = shop
         .offers
         .iter()
@@ -409,4 +414,38 @@ fn a_mod_gives_its_own_ascension_levels() {
     let materials = |run: &Run| run.plan_of_level(&content).unwrap().setup.start.materials;
     assert!((materials(&top) - materials(&base) * 0.8).abs() < 1e-9);
     assert!(at(5).is_err(), "the mod has four levels");
+}
+
+#[test]
+fn an_augment_whose_blueprint_left_the_collection_is_gone_from_the_shop() {
+    let content = Mods::new().load_with_core();
+    let run = run_with(&content, 4);
+    let shop = Shop::stock(&content, &run, Seed(9)).unwrap();
+    let (ware, target) = shop
+        .offers
+        .iter()
+        .enumerate()
+        .find_map(|(i, o)| match &o.ware {
+            Ware::Augment(a) => Some((i, a.blueprint.clone())),
+            _ => None,
+        })
+        .expect("the shop sells an augment");
+    let removal = shop
+        .offers
+        .iter()
+        .position(|o| o.ware == Ware::Removal)
+        .expect("the shop sells a removal");
+    let mut run = in_shop(&run, &shop);
+    let slot = run.collection().iter().position(|b| *b == target).unwrap();
+    run.buy(&content, removal, Some(slot)).unwrap();
+    assert!(!run.collection().contains(&target));
+    let RunPhase::Shop(after) = run.phase() else {
+        panic!("still in the shop");
+    };
+    assert!(
+        after.offers[ware].sold,
+        "the augment went with its blueprint"
+    );
+    assert!(matches!(run.buy(&content, ware, None), Err(RunError::Sold)));
+    assert!(run.augments_of(&target).is_empty());
 }
