@@ -212,13 +212,37 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
         // mlua would print its cause's kind too ("runtime error: …"): only the message says
         // what was wrong with the argument.
         mlua::Error::BadArgument {
-            pos, name, cause, ..
+            to,
+            pos,
+            name,
+            cause,
         } => {
-            let (kind, location, message) = classify(cause);
+            let (kind, location, message) = match cause.as_ref() {
+                mlua::Error::FromLuaConversionError { from, to, .. }
+                    if expected(to).is_some() && !matches!(*from, "number" | "integer") =>
+                {
+                    let got = match *from {
+                        "nil" => "nil".to_string(),
+                        other => format!("a {other}"),
+                    };
+                    let expected = expected(to).unwrap_or_default();
+                    (
+                        ScriptErrorKind::Runtime,
+                        None,
+                        format!("expected {expected}, got {got}"),
+                    )
+                }
+                cause => classify(cause),
+            };
             let which = name
                 .as_ref()
                 .map_or_else(|| format!("#{pos}"), |n| format!("`{n}`"));
-            (kind, location, format!("bad argument {which}: {message}"))
+            let function = to.as_ref().map(|f| format!("{f}: ")).unwrap_or_default();
+            (
+                kind,
+                location,
+                format!("{function}bad argument {which}: {message}"),
+            )
         }
         mlua::Error::MemoryError(_) => (
             ScriptErrorKind::Memory,
@@ -229,6 +253,20 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
         mlua::Error::RuntimeError(message) => located(ScriptErrorKind::Runtime, message),
         other => located(ScriptErrorKind::Runtime, &other.to_string()),
     }
+}
+
+/// What a script must give for a Rust type mlua failed to convert to, in Lua's words; `None`
+/// for a type whose own message says more.
+fn expected(rust_type: &str) -> Option<&'static str> {
+    Some(match rust_type {
+        "f32" | "f64" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize"
+        | "isize" => "a number",
+        "String" | "BString" | "string" => "a string",
+        "bool" | "boolean" => "a boolean",
+        "Function" | "function" => "a function",
+        "Table" | "table" => "a table",
+        _ => return None,
+    })
 }
 
 fn located(

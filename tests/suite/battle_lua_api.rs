@@ -363,13 +363,25 @@ fn effect_options_are_read_by_their_fields_and_bad_ones_refused() {
         "return {\n    on_placed = function(self, game)\n        game:apply_effect(self, \"shield\", { ticks = 5, stacking = \"stack\" })\n    end,\n}\n",
     );
     careless.place("beacon:careless", 5.0, 5.0);
-    let errors: Vec<String> = careless
-        .battle
-        .script_errors()
-        .map(|e| e.to_string())
-        .collect();
+    let errors = careless.script_errors();
     assert!(
-        matches!(errors.as_slice(), [e] if e.ends_with("scripts/careless.lua:3: bad argument #4: field `stacking`: `stack` is not refresh, add or replace")),
+        matches!(errors.as_slice(), [e] if e.ends_with("scripts/careless.lua:3: game:apply_effect: bad argument `options`: field `stacking`: `stack` is not refresh, add or replace")),
+        "{errors:#?}"
+    );
+}
+
+/// An argument of the wrong type is named as the script wrote it: the function as it is called
+/// and the parameter by name, not by a position that counts `game` itself.
+#[test]
+fn a_wrong_argument_names_the_function_and_the_parameter() {
+    let mut arena = with_script(
+        "confused",
+        "return {\n    on_placed = function(self, game)\n        game:attackers_near(\"here\", 1, 2)\n    end,\n}\n",
+    );
+    arena.place("beacon:confused", 5.0, 5.0);
+    let errors = arena.script_errors();
+    assert!(
+        matches!(errors.as_slice(), [e] if e.ends_with("scripts/confused.lua:3: game:attackers_near: bad argument `x`: expected a number, got a string")),
         "{errors:#?}"
     );
 }

@@ -267,26 +267,29 @@ fn bad_arguments_are_refused_naming_the_function_and_the_argument() {
     assert_eq!(visuals.len(), 1, "only the good line: {visuals:#?}");
     assert_eq!(visuals[0].1.colour, Rgb(0xa0, 0xb0, 0xc0));
 
-    // Not caught, a mistake is a script error with the mod, the script and the line.
-    let mut careless = Arena::with_mods(
-        beacon(
-            "careless",
-            "return {\n    on_placed = function(self, game)\n        game:draw_ring(1, 1, 1, { ticks = -5 })\n    end,\n}\n",
+    // Not caught, a mistake is a script error with the mod, the script and the line; an option
+    // that is none is refused while the arguments are read, still naming the function and the
+    // argument.
+    for (call, error) in [
+        (
+            "game:draw_ring(1, 1, 1, { ticks = -5 })",
+            "game:draw_ring: options.ticks must be a whole number of at least 1, not -5",
         ),
-        STRAIGHT,
-    );
-    careless.place("beacon:careless_plain", 5.0, 1.0);
-    let errors: Vec<String> = careless
-        .battle
-        .script_errors()
-        .map(|e| e.to_string())
-        .collect();
-    assert_eq!(
-        errors,
-        [
-            "[beacon] scripts/careless.lua:3: game:draw_ring: options.ticks must be a whole number of at least 1, not -5"
-        ]
-    );
+        (
+            "game:flash(1, 1, { color = \"red\" })",
+            "game:flash: bad argument `options`: `color` is not an option (did you mean `colour`?); the options are colour, ticks, alpha, width, radius",
+        ),
+    ] {
+        let script = format!(
+            "return {{\n    on_placed = function(self, game)\n        {call}\n    end,\n}}\n"
+        );
+        let mut careless = Arena::with_mods(beacon("careless", &script), STRAIGHT);
+        careless.place("beacon:careless_plain", 5.0, 1.0);
+        assert_eq!(
+            careless.script_errors(),
+            [format!("[beacon] scripts/careless.lua:3: {error}")]
+        );
+    }
 }
 
 #[test]

@@ -225,8 +225,13 @@ impl Arena {
 
     /// Fails the test if any script failed.
     pub fn no_script_errors(&self) {
-        let errors: Vec<String> = self.battle.script_errors().map(|e| e.to_string()).collect();
+        let errors = self.script_errors();
         assert!(errors.is_empty(), "script errors: {errors:#?}");
+    }
+
+    /// The battle's script errors as the player reads them.
+    pub fn script_errors(&self) -> Vec<String> {
+        self.battle.script_errors().map(|e| e.to_string()).collect()
     }
 }
 

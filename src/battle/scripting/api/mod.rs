@@ -30,7 +30,9 @@ pub(crate) use handles::{
 pub use types::{
     Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,
 };
-pub(crate) use types::{LuaReturns, LuaTyped, Word, api_functions, install_functions, lua_name};
+pub(crate) use types::{
+    Args, LuaReturns, LuaTyped, Signature, Word, api_functions, install_functions, lua_name,
+};
 
 /// An object of the API as the definitions declare it.
 #[derive(Clone, Copy, Debug)]

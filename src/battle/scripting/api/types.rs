@@ -7,6 +7,8 @@
 //! runtime converts. Tables scripts receive or give are declared with [`record!`] (API values)
 //! or `payload!` (chain payloads), which list their fields the same way.
 
+use std::marker::PhantomData;
+
 use mlua::{FromLua, Function, IntoLua, Lua, Value};
 
 use crate::battle::chains::ChainKind;
@@ -468,8 +470,16 @@ macro_rules! api_functions {
                 make: {
                     #[allow(unused_variables)]
                     fn make(lua: &mlua::Lua) -> mlua::Result<mlua::Function> {
+                        struct Called;
+                        impl $crate::battle::scripting::api::Signature for Called {
+                            const OBJECT: &'static str = stringify!($table);
+                            const NAME: &'static str = stringify!($name);
+                            const PARAMS: &'static [&'static str] = &[$(stringify!($param)),*];
+                        }
                         lua.create_function(
-                            |$lua: &mlua::Lua, ($this, $($param,)*): ($this_ty, $($pty,)*)|
+                            |$lua: &mlua::Lua,
+                             $crate::battle::scripting::api::Args(($this, $($param,)*), _):
+                                $crate::battle::scripting::api::Args<($this_ty, $($pty,)*), Called>|
                                 -> mlua::Result<api_functions!(@ret $($ret)?)> { $($body)* },
                         )
                     }
@@ -482,6 +492,66 @@ macro_rules! api_functions {
     (@ret $ret:ty) => { $ret };
 }
 pub(crate) use api_functions;
+
+/// The names of an API function and its parameters, for the errors of converting its arguments.
+pub(crate) trait Signature {
+    /// The table of functions it is declared in (`GAME`, `ENTITY`, …).
+    const OBJECT: &'static str;
+    /// The function as declared.
+    const NAME: &'static str;
+    /// Its parameters after the object it is called on, as declared.
+    const PARAMS: &'static [&'static str];
+}
+
+/// The arguments of an API function, converted as mlua converts a tuple; a failure names the
+/// function as scripts call it and the parameter by name (mlua alone gives a position that
+/// counts the object the method is called on, and no function).
+pub(crate) struct Args<T, S>(pub T, pub PhantomData<S>);
+
+impl<T, S: Signature> Args<T, S> {
+    fn name(error: mlua::Error) -> mlua::Error {
+        let mlua::Error::BadArgument { pos, cause, .. } = error else {
+            return error;
+        };
+        let object = match S::OBJECT {
+            "GAME" => "game",
+            "INSTANCE" => "self",
+            "ENTITY" => "entity",
+            "REGISTRATION" => "registration",
+            other => other,
+        };
+        let name = match pos.checked_sub(2) {
+            None => "self",
+            Some(i) => S::PARAMS.get(i).map_or("…", |p| lua_name(p)),
+        };
+        mlua::Error::BadArgument {
+            to: Some(format!("{object}:{}", lua_name(S::NAME))),
+            pos,
+            name: Some(name.to_string()),
+            cause,
+        }
+    }
+}
+
+impl<T: mlua::FromLuaMulti, S: Signature> mlua::FromLuaMulti for Args<T, S> {
+    fn from_lua_multi(values: mlua::MultiValue, lua: &Lua) -> mlua::Result<Self> {
+        T::from_lua_args(values, 1, None, lua)
+            .map(|args| Args(args, PhantomData))
+            .map_err(Self::name)
+    }
+
+    unsafe fn from_stack_args(
+        nargs: i32,
+        i: usize,
+        to: Option<&str>,
+        raw: &mlua::state::RawLua,
+    ) -> mlua::Result<Self> {
+        // SAFETY: passed on as mlua gave it, with its lock held and the arguments on the stack.
+        unsafe { T::from_stack_args(nargs, i, to, raw) }
+            .map(|args| Args(args, PhantomData))
+            .map_err(Self::name)
+    }
+}
 
 /// The name scripts use for a function declared as `name` (`r#type` is `type`).
 pub(crate) const fn lua_name(name: &'static str) -> &'static str {
