@@ -100,6 +100,7 @@ fn a_mod_adds_an_event_and_its_mistakes_are_pointed_at() {
 #[test]
 fn rooms_do_what_their_kind_says() {
     let content = Mods::new().load_with_core();
+    let full = content.levels.as_ref().unwrap().hull;
     let (mut run, room) = run_next_to(&content, NodeKind::Battle, 1);
     assert_eq!(run.phase(), &RunPhase::Map);
     assert!(run.plan(&content).is_err(), "no battle on the map");
@@ -123,12 +124,12 @@ fn rooms_do_what_their_kind_says() {
         &save[..kind_at],
         &save[kind_at + "kind: Battle".len()..]
     )
-    .replace("hull: 20.0", "hull: 10.0");
+    .replace(&format!("hull: {full:?}"), "hull: 10.0");
     let mut hurt = Run::from_ron(&text).unwrap();
     hurt.enter(&content, room).unwrap();
     let rest = content.levels.as_ref().unwrap().rest;
     assert_eq!(hurt.phase(), &RunPhase::Map);
-    assert_eq!(hurt.hull(), (10.0 + rest).min(20.0));
+    assert_eq!(hurt.hull(), (10.0 + rest).min(full));
     assert!(hurt.map().node(room).unwrap().cleared);
     assert!(!hurt.choices().is_empty(), "on to the next room");
 }
@@ -168,6 +169,7 @@ fn events_are_drawn_and_decided_from_the_run_seed() {
 #[test]
 fn outcomes_change_the_run_as_they_say() {
     let content = Mods::new().load_with_core();
+    let full = content.levels.as_ref().unwrap().hull;
     let (run, room) = run_next_to(&content, NodeKind::Event, 1);
     let mut at = run.clone();
     at.enter(&content, room).unwrap();
@@ -182,7 +184,7 @@ fn outcomes_change_the_run_as_they_say() {
                 &format!("money: {}", at.money()),
                 &format!("money: {money}"),
             )
-            .replace("hull: 20.0", &format!("hull: {hull:?}"));
+            .replace(&format!("hull: {full:?}"), &format!("hull: {hull:?}"));
         Run::from_ron(&text).unwrap()
     };
 
@@ -194,12 +196,12 @@ fn outcomes_change_the_run_as_they_say() {
     assert!(poor.choose_event(&content, 0).is_err());
     poor.choose_event(&content, 2).unwrap();
     assert_eq!((poor.money(), poor.hull()), (10, 5.0));
-    let mut rich = at_event("core:wandering_smith", 100, 17.0);
+    let mut rich = at_event("core:wandering_smith", 100, full - 3.0);
     assert_eq!(
         rich.choose_event(&content, 1).unwrap(),
         [Outcome::Money(-50), Outcome::Hull(12.0)]
     );
-    assert_eq!((rich.money(), rich.hull()), (50, 20.0));
+    assert_eq!((rich.money(), rich.hull()), (50, full));
 
     // Losing hull never takes the last point.
     let mut frail = at_event("core:buried_relic", 0, 3.0);
@@ -400,7 +402,10 @@ fn event_scripts_decide_from_the_run_and_the_room_seed() {
     // The core's Fortune Teller reads the run: a hurt run is healed.
     let mut hurt = with("core:fortune_teller", 1, 50);
     let hurt = {
-        let text = hurt.to_ron().replace("hull: 20.0", "hull: 4.0");
+        let full = content.levels.as_ref().unwrap().hull;
+        let text = hurt
+            .to_ron()
+            .replace(&format!("hull: {full:?}"), "hull: 4.0");
         hurt = Run::from_ron(&text).unwrap();
         hurt.choose_event(&content, 0).unwrap()
     };

@@ -145,7 +145,8 @@ fn custom_runs_check_their_starting_blueprints() {
         .collect();
     assert_eq!(run.collection(), starters.as_slice());
     assert_eq!(run.picked(), run.collection());
-    assert_eq!((run.level(), run.hull()), (1, 20.0));
+    let full = content.levels.as_ref().unwrap().hull;
+    assert_eq!((run.level(), run.hull()), (1, full));
 
     let custom = start(&content, 9, Some(&["t:rare1", "core:grenade"])).unwrap();
     assert_eq!(custom.collection(), ["t:rare1", "core:grenade"]);
@@ -246,7 +247,10 @@ fn saves_round_trip_and_broken_saves_say_where() {
     let save = run.to_ron();
     let broken = [
         (save.replace("format: 2", "format: 3"), "format 3"),
-        (save.replace("hull: 20.0", "hull: -1.0"), "`hull` must be"),
+        (
+            save.replace(&format!("hull: {:?}", run.hull()), "hull: -1.0"),
+            "`hull` must be",
+        ),
         (save.replace("level: 1", "level: 0"), "starts at 1"),
         (save.replace("seed: 77", "seed: \"x\""), "save:3:11: `seed`"),
         (
@@ -309,7 +313,8 @@ fn a_won_level_offers_rewards_and_the_hull_carries_over() {
     let mut run = start(&content, 2, None).unwrap();
     enter_battle(&mut run, &content);
     let plan = run.plan(&content).unwrap();
-    assert_eq!((plan.level, plan.setup.start.hull), (1, 20.0));
+    let full = content.levels.as_ref().unwrap().hull;
+    assert_eq!((plan.level, plan.setup.start.hull), (1, full));
     assert_eq!(
         plan.setup.start.collection.as_deref(),
         Some(run.collection())
@@ -428,16 +433,16 @@ fn ascension_levels_add_up_their_changes() {
     let (base, base_start) = at(0);
     let skeleton = "core:skeleton";
     assert_eq!(base_start.strength[skeleton], 1.0);
-    // Level 1: attackers +5 % HP; 2: 10 % fewer materials; 3: 2 less hull.
+    // Level 1: attackers +5 % HP; 2: 10 % fewer materials; 3: 3 less hull.
     let (one, one_start) = at(1);
     assert!((one_start.strength[skeleton] - 1.05).abs() < 1e-9);
     assert_eq!(one_start.materials, base_start.materials);
     let (_, two_start) = at(2);
     assert!((two_start.materials - base_start.materials * 0.9).abs() < 1e-9);
     let (three, _) = at(3);
-    assert_eq!((one.hull(), three.hull()), (base.hull(), base.hull() - 2.0));
+    assert_eq!((one.hull(), three.hull()), (base.hull(), base.hull() - 3.0));
     let (top, top_start) = at(setter.ascension.len() as u32);
-    assert_eq!(top.hull(), base.hull() - 8.0);
+    assert_eq!(top.hull(), base.hull() - 12.0);
     assert_eq!(top.collection_limit(), base.collection_limit() - 2);
     assert!((top_start.strength[skeleton] - 1.2).abs() < 1e-9);
     assert_eq!(top.ascension(), setter.ascension.len() as u32);
