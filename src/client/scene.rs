@@ -716,14 +716,17 @@ fn play(
             script.saw(format!("problems list: {}", lines.join(" | ")));
             script.shoot(&mut commands, "11-problems.png");
         }
-        41 if waited > 0.5 => {
-            stage.act(Action::Problems);
+        // Closed, and shot a moment later: the action is carried out in this frame or the
+        // next (the same ordering as the camera step's), and a sparse wave moves too few pixels
+        // to tell a shot with the panel from one without.
+        41 if waited > 0.5 => stage.act(Action::Problems),
+        42 if waited > 0.5 => {
             script.shoot(&mut commands, "12-wave.png");
             let lines = hud_lines(&stage.texts, &stage.bars);
             script.seen.extend(lines);
         }
         // The autopilot plays the rest of the level, fast, then Continue.
-        42 => {
+        43 => {
             let Some(session) = game.0.as_mut() else {
                 return fail(&script, &mut stage.exit, "the battle is gone");
             };
@@ -749,10 +752,10 @@ fn play(
                 }
             }
         }
-        43 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
-        44 if waited > 1.0 => stage.act(Action::Proceed),
+        44 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
+        45 if waited > 1.0 => stage.act(Action::Proceed),
         // The reward screen: three cards; the cursor on the first (its range shows).
-        45 => {
+        46 => {
             advance = screen == Screen::Reward && waited > 2.0;
             if advance {
                 let offers: Vec<Entity> = stage
@@ -772,10 +775,10 @@ fn play(
                 script.saw(format!("reward screen: {} offers", offers.len()));
             }
         }
-        46 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
+        47 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
         // Take the first offer: back on the map, the room won behind.
-        47 if waited > 0.5 => stage.act(Action::Offer(0)),
-        48 => {
+        48 if waited > 0.5 => stage.act(Action::Offer(0)),
+        49 => {
             // A full collection first asks which blueprint the offer replaces: the last.
             if screen == Screen::Reward && stage.has_button(&Action::Replace(0)) && waited > 1.0 {
                 let last = game.0.as_ref().map_or(0, |s| s.run.collection().len() - 1);
@@ -801,14 +804,14 @@ fn play(
                 script.shoot(&mut commands, "15-map.png");
             }
         }
-        49 if waited > 1.5 => {
+        50 if waited > 1.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
                 return fail(&script, &mut stage.exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        50 => {
+        51 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
                 stage.exit.write(AppExit::Success);
             } else if waited > 30.0 {
