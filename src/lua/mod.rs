@@ -221,10 +221,7 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
                 mlua::Error::FromLuaConversionError { from, to, .. }
                     if expected(to).is_some() && !matches!(*from, "number" | "integer") =>
                 {
-                    let got = match *from {
-                        "nil" => "nil".to_string(),
-                        other => format!("a {other}"),
-                    };
+                    let got = a_value_of(from);
                     let expected = expected(to).unwrap_or_default();
                     (
                         ScriptErrorKind::Runtime,
@@ -252,6 +249,14 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
         mlua::Error::SyntaxError { message, .. } => located(ScriptErrorKind::Syntax, message),
         mlua::Error::RuntimeError(message) => located(ScriptErrorKind::Runtime, message),
         other => located(ScriptErrorKind::Runtime, &other.to_string()),
+    }
+}
+
+/// A Lua type as a message names what a script gave: "nil", "a string", "a table".
+pub(crate) fn a_value_of(type_name: &str) -> String {
+    match type_name {
+        "nil" => "nil".to_string(),
+        other => format!("a {other}"),
     }
 }
 

@@ -338,7 +338,7 @@ return {
             "field `waves`")
         refused(function() game:apply_effect(self, "shield", { waves = 1, ticks = 2 }) end,
             "an effect lasts either `ticks`, `waves` or `shots` (give exactly one)")
-        refused(function() game:apply_effect(self, "shield") end, "expected a table of EffectOptions, got nil")
+        refused(function() game:apply_effect(self, "shield") end, "bad argument `options` to `game:apply_effect`: runtime error: expected a table, got nil")
         game:apply_effect(self, "shield", { waves = 2, magnitude = 3, stacking = "add", source = self })
         game:apply_effect(self, "shield", { waves = 2, magnitude = 3, stacking = "add" })
     end,

@@ -406,10 +406,10 @@ macro_rules! record {
         impl mlua::FromLua for $name {
             fn from_lua(value: mlua::Value, _: &mlua::Lua) -> mlua::Result<Self> {
                 let mlua::Value::Table(table) = value else {
+                    // The argument or field it is for is named by the caller.
                     return Err(mlua::Error::runtime(format!(
-                        "expected a table of {}, got {}",
-                        stringify!($name),
-                        value.type_name()
+                        "expected a table, got {}",
+                        $crate::lua::a_value_of(value.type_name())
                     )));
                 };
                 Ok($name {
