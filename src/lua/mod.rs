@@ -217,19 +217,9 @@ fn classify(error: &mlua::Error) -> (ScriptErrorKind, Option<(String, usize)>, S
             name,
             cause,
         } => {
-            let (kind, location, message) = match cause.as_ref() {
-                mlua::Error::FromLuaConversionError { from, to, .. }
-                    if expected(to).is_some() && !matches!(*from, "number" | "integer") =>
-                {
-                    let got = a_value_of(from);
-                    let expected = expected(to).unwrap_or_default();
-                    (
-                        ScriptErrorKind::Runtime,
-                        None,
-                        format!("expected {expected}, got {got}"),
-                    )
-                }
-                cause => classify(cause),
+            let (kind, location, message) = match mismatch(cause) {
+                Some(message) => (ScriptErrorKind::Runtime, None, message),
+                None => classify(cause),
             };
             let which = name
                 .as_ref()
@@ -260,8 +250,20 @@ pub(crate) fn a_value_of(type_name: &str) -> String {
     }
 }
 
-/// What a script must give for a Rust type mlua failed to convert to, in Lua's words; `None`
-/// for a type whose own message says more.
+/// "expected a number, got a string" for a value of the wrong Lua type; `None` for any other
+/// error, and for a number out of a type's range, whose own message says more.
+fn mismatch(error: &mlua::Error) -> Option<String> {
+    let mlua::Error::FromLuaConversionError { from, to, .. } = error else {
+        return None;
+    };
+    if matches!(*from, "number" | "integer") {
+        return None;
+    }
+    let expected = expected(to)?;
+    Some(format!("expected {expected}, got {}", a_value_of(from)))
+}
+
+/// What a script must give for a Rust type mlua failed to convert to, in Lua's words.
 fn expected(rust_type: &str) -> Option<&'static str> {
     Some(match rust_type {
         "f32" | "f64" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize"
