@@ -1,0 +1,404 @@
+//! Attackers' HP indicators (thesis 2.6): a bar divided into sections of a power of ten of HP,
+//! the fill coloured by that power, one size for small attackers and a bigger one for large ones
+//! and bosses; a shield drawn over the bar; the status effects below it as small badges with the
+//! time they have left.
+
+use bevy::prelude::*;
+
+use super::rich::Icons;
+use super::session::Game;
+use super::ui::label;
+use super::units::Follow;
+use super::{ClientSet, Screen};
+use rampart_core::TICKS_PER_SECOND;
+use rampart_core::battle::{Effect, EntityId, EntityKind, Lasting};
+use rampart_core::content::Size;
+use rampart_core::content::colour::Rgb;
+
+/// Keeps the HP indicators of attackers up to date.
+pub struct HpPlugin;
+
+impl Plugin for HpPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            Update,
+            (spawn_bars, update_bars)
+                .chain()
+                .in_set(ClientSet::Present)
+                .run_if(in_state(Screen::Battle)),
+        );
+    }
+}
+
+/// How an HP bar is divided: each whole section holds `size` HP; there are `count` sections, the
+/// last one shorter when the maximum is not a multiple of `size`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sections {
+    /// HP per section: a power of ten.
+    pub size: f64,
+    /// Sections, 2 to 10 (1 only for an attacker with no HP to speak of).
+    pub count: u32,
+}
+
+/// The largest power of ten that still divides `max_hp` into more than one section.
+pub fn sections(max_hp: f64) -> Sections {
+    if !(max_hp.is_finite() && max_hp > 0.0) {
+        return Sections {
+            size: 1.0,
+            count: 1,
+        };
+    }
+    let mut size = 10f64.powf(max_hp.log10().floor());
+    // A maximum that is itself a power of ten would be one section: take the next size down.
+    if max_hp / size <= 1.0 + 1e-9 {
+        size /= 10.0;
+    }
+    Sections {
+        size,
+        count: (max_hp / size - 1e-9).ceil().max(1.0) as u32,
+    }
+}
+
+/// The fill's colour for sections of `size` HP: orange for 1, red for 10, dark red for 100,
+/// magenta for 1 000, purple beyond.
+pub fn section_color(size: f64) -> Color {
+    match size.log10().round() as i32 {
+        i32::MIN..=0 => Color::srgb(1.0, 0.6, 0.15),
+        1 => Color::srgb(0.9, 0.15, 0.1),
+        2 => Color::srgb(0.55, 0.05, 0.05),
+        3 => Color::srgb(0.85, 0.2, 0.75),
+        _ => Color::srgb(0.5, 0.2, 0.8),
+    }
+}
+
+/// The bar's size in pixels for an attacker of `size`.
+pub fn bar_size(size: Size) -> Vec2 {
+    match size {
+        Size::Small => Vec2::new(32.0, 5.0),
+        Size::Large => Vec2::new(48.0, 7.0),
+        Size::Boss => Vec2::new(72.0, 9.0),
+    }
+}
+
+/// A status effect's badge: a letter (where no icon is drawn), its colour — for a mod's own
+/// effect its `tint` from `effects.ron`, if it has one — and the time it has left (`3s`, `2w`,
+/// `5x`: the default font has no ×).
+pub fn badge(effect: &Effect, tint: Option<Rgb>) -> (String, Color, String) {
+    let (letter, color) = match effect.name.as_str() {
+        "burning" => ("B", Color::srgb(1.0, 0.45, 0.1)),
+        "freezing" => ("F", Color::srgb(0.55, 0.85, 1.0)),
+        "shield" => ("S", Color::srgb(0.9, 0.95, 1.0)),
+        "stealth" => ("H", Color::srgb(0.6, 0.6, 0.65)),
+        "overclocked" => ("O", Color::srgb(1.0, 0.9, 0.3)),
+        "paralyzed" => ("P", Color::srgb(0.7, 0.45, 1.0)),
+        "electrified" => ("E", Color::srgb(0.4, 1.0, 1.0)),
+        other => {
+            let first = other.chars().next().unwrap_or('?').to_ascii_uppercase();
+            let color = tint.map_or(Color::srgb(0.85, 0.85, 0.85), |t| {
+                let [r, g, b] = t.unit();
+                Color::srgb(r, g, b)
+            });
+            return (first.to_string(), color, left(effect));
+        }
+    };
+    (letter.to_string(), color, left(effect))
+}
+
+fn left(effect: &Effect) -> String {
+    match effect.lasting {
+        Lasting::Ticks(t) => format!("{}s", t.div_ceil(TICKS_PER_SECOND as u32)),
+        Lasting::Waves(w) => format!("{w}w"),
+        Lasting::Shots(s) => format!("{s}x"),
+    }
+}
+
+/// An attacker's HP indicator, made for its maximum HP.
+#[derive(Component)]
+struct HpBar {
+    attacker: EntityId,
+    /// The maximum HP the sections were laid out for.
+    max_hp: f64,
+}
+
+/// The fill of an HP bar.
+#[derive(Component)]
+struct HpFill;
+
+/// The shield over an HP bar.
+#[derive(Component)]
+struct ShieldFill;
+
+/// The row of effect badges under an HP bar.
+#[derive(Component)]
+struct Badges {
+    /// What the badges show now, to rebuild them only when it changes.
+    shown: Vec<(String, String)>,
+}
+
+/// Gives every attacker without one its indicator.
+fn spawn_bars(mut commands: Commands, game: NonSend<Game>, bars: Query<&HpBar>) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let have: std::collections::BTreeSet<EntityId> = bars.iter().map(|b| b.attacker).collect();
+    let content = session.battle.content();
+    for (id, e) in session.battle.entities() {
+        let EntityKind::Attacker(a) = e.kind else {
+            continue;
+        };
+        if have.contains(&id) {
+            continue;
+        }
+        let px = bar_size(content.attacker(a).size);
+        spawn_bar(&mut commands, id, e.max_hp, px);
+    }
+}
+
+fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2) {
+    let s = sections(max_hp);
+    let share = |hp: f64| Val::Percent(((hp / max_hp).clamp(0.0, 1.0) * 100.0) as f32);
+    commands
+        .spawn((
+            HpBar {
+                attacker: id,
+                max_hp,
+            },
+            Follow::unit(id, Vec2::new(-px.x / 2.0, -28.0 - px.y * 2.0)),
+            Node {
+                position_type: PositionType::Absolute,
+                width: Val::Px(px.x),
+                height: Val::Px(px.y),
+                border: UiRect::all(Val::Px(1.0)),
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.2, 0.2, 0.22)),
+            BorderColor::all(Color::BLACK),
+            // Labels over the world never keep the cursor from the world.
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Battle),
+        ))
+        .with_children(|bar| {
+            bar.spawn((
+                HpFill,
+                Node {
+                    width: Val::Percent(100.0),
+                    height: Val::Percent(100.0),
+                    ..default()
+                },
+                BackgroundColor(section_color(s.size)),
+                Pickable::IGNORE,
+            ));
+            // Black lines between the sections; the last section is shorter if it must be.
+            for i in 1..s.count {
+                bar.spawn((
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: share(s.size * f64::from(i)),
+                        width: Val::Px(1.0),
+                        height: Val::Percent(100.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::BLACK),
+                    Pickable::IGNORE,
+                ));
+            }
+            bar.spawn((
+                ShieldFill,
+                Node {
+                    position_type: PositionType::Absolute,
+                    top: Val::Px(-3.0),
+                    height: Val::Px(3.0),
+                    width: Val::Percent(0.0),
+                    ..default()
+                },
+                BackgroundColor(Color::srgb(0.75, 0.9, 1.0)),
+                Pickable::IGNORE,
+            ));
+            bar.spawn((
+                Badges { shown: Vec::new() },
+                Node {
+                    position_type: PositionType::Absolute,
+                    top: Val::Px(px.y + 2.0),
+                    column_gap: Val::Px(2.0),
+                    ..default()
+                },
+                Pickable::IGNORE,
+            ));
+        });
+}
+
+/// Fills, shields and badges from the battle.
+fn update_bars(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    bars: Query<(Entity, &HpBar, &Children)>,
+    mut fills: Query<&mut Node, (With<HpFill>, Without<ShieldFill>)>,
+    mut shields: Query<&mut Node, (With<ShieldFill>, Without<HpFill>)>,
+    mut badges: Query<(Entity, &mut Badges)>,
+    icons: Res<Icons>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    for (bar, hp, children) in &bars {
+        let Some(e) = session.battle.entity(hp.attacker) else {
+            // `Follow` takes the bar away with its attacker.
+            continue;
+        };
+        if e.max_hp != hp.max_hp {
+            // A new maximum needs new sections.
+            commands.entity(bar).despawn();
+            continue;
+        }
+        let share = |v: f64| ((v / e.max_hp.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
+        let shield = e
+            .effects
+            .iter()
+            .find(|f| f.name == "shield")
+            .map_or(0.0, |f| f.magnitude);
+        let content = session.battle.content();
+        let tint = |f: &Effect| content.effect_look(&f.name).and_then(|l| l.tint);
+        let wanted: Vec<(String, String)> = e
+            .effects
+            .iter()
+            .map(|f| {
+                let (letter, _, time) = badge(f, tint(f));
+                (letter, time)
+            })
+            .collect();
+        for child in children.iter() {
+            if let Ok(mut node) = fills.get_mut(child) {
+                node.width = Val::Percent(share(e.hp));
+            }
+            if let Ok(mut node) = shields.get_mut(child) {
+                node.width = Val::Percent(share(shield));
+            }
+            if let Ok((row, mut shown)) = badges.get_mut(child)
+                && shown.shown != wanted
+            {
+                shown.shown = wanted.clone();
+                commands.entity(row).despawn_related::<Children>();
+                commands.entity(row).with_children(|r| {
+                    for f in &e.effects {
+                        let (letter, color, time) = badge(f, tint(f));
+                        let mut chip = r.spawn((
+                            Node {
+                                padding: UiRect::horizontal(Val::Px(2.0)),
+                                align_items: AlignItems::Center,
+                                ..default()
+                            },
+                            BackgroundColor(color.with_alpha(0.85)),
+                            Pickable::IGNORE,
+                        ));
+                        // The effect's icon where a mod has one, else its letter.
+                        let text = match icons.of_effect(&f.name) {
+                            Some(image) => {
+                                chip.with_child((
+                                    ImageNode::new(image),
+                                    Node {
+                                        width: Val::Px(10.0),
+                                        height: Val::Px(10.0),
+                                        ..default()
+                                    },
+                                    Pickable::IGNORE,
+                                ));
+                                time
+                            }
+                            None => format!("{letter}{time}"),
+                        };
+                        chip.with_child((label(text, 9.0, Color::BLACK), Pickable::IGNORE));
+                    }
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_are_the_largest_power_of_ten_that_gives_more_than_one() {
+        // The thesis's figure: 4/5 HP in 1-HP sections, 25/35 HP in three 10s and a half one.
+        assert_eq!(
+            sections(5.0),
+            Sections {
+                size: 1.0,
+                count: 5
+            }
+        );
+        assert_eq!(
+            sections(35.0),
+            Sections {
+                size: 10.0,
+                count: 4
+            }
+        );
+        // A power of ten is ten sections of the next size down, never one section.
+        assert_eq!(
+            sections(10.0),
+            Sections {
+                size: 1.0,
+                count: 10
+            }
+        );
+        assert_eq!(
+            sections(100.0),
+            Sections {
+                size: 10.0,
+                count: 10
+            }
+        );
+        assert_eq!(
+            sections(101.0),
+            Sections {
+                size: 100.0,
+                count: 2
+            }
+        );
+        assert_eq!(
+            sections(4500.0),
+            Sections {
+                size: 1000.0,
+                count: 5
+            }
+        );
+        for max in [2.0, 7.5, 19.0, 250.0, 999.0, 12_345.0] {
+            let s = sections(max);
+            assert!((2..=10).contains(&s.count), "{max}: {s:?}");
+        }
+        assert_eq!(sections(0.0).count, 1);
+        assert_eq!(sections(f64::NAN).count, 1);
+    }
+
+    #[test]
+    fn badges_say_what_is_left() {
+        let effect = |name: &str, lasting| Effect {
+            name: name.into(),
+            lasting,
+            magnitude: 1.0,
+            source: None,
+            age: 0,
+        };
+        assert_eq!(badge(&effect("burning", Lasting::Ticks(41)), None).2, "3s");
+        assert_eq!(badge(&effect("freezing", Lasting::Waves(2)), None).2, "2w");
+        assert_eq!(
+            badge(&effect("overclocked", Lasting::Shots(5)), None).2,
+            "5x"
+        );
+        let chill = effect("frost:chill", Lasting::Ticks(20));
+        assert_eq!(badge(&chill, None).0, "F");
+        assert_eq!(badge(&chill, None).1, Color::srgb(0.85, 0.85, 0.85));
+        // A mod's own effect takes the colour its `effects.ron` gives it.
+        assert_eq!(
+            badge(&chill, Some(Rgb(0, 255, 51))).1,
+            Color::srgb(0.0, 1.0, 0.2)
+        );
+        // A built-in one keeps the game's.
+        assert_eq!(
+            badge(&effect("burning", Lasting::Ticks(1)), Some(Rgb(0, 0, 0))).1,
+            Color::srgb(1.0, 0.45, 0.1)
+        );
+    }
+}

@@ -1,0 +1,727 @@
+//! The heads-up display of a battle (thesis 2.5.1–2.5.6): the wave and the waves left, time
+//! controls (start wave, pause, 1×/2×), fuel with its production and preview marks, hull, the
+//! preview of the current and next waves, materials and energy with production and cap, the
+//! blueprint menu (colour by kind, cost red when unaffordable, cooldown overlay, keys 1–9), the
+//! boss's name and HP bar in a boss room's battle, the settings button and its pause screen, and
+//! the victory and defeat overlays.
+
+use bevy::prelude::*;
+
+use super::camera::Bar;
+use super::rich;
+use super::session::{Game, Session, shown_blueprints};
+use super::ui::{Action, OwnColour, button, kind_color, label, scroll_area};
+use super::wave_preview::WavePreview;
+use super::{ClientSet, Screen};
+use rampart_core::battle::{EntityKind, Phase};
+use rampart_core::content::{BlueprintId, Size};
+use rampart_core::run::LevelKind;
+
+/// Builds and updates the HUD.
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Battle), spawn_hud)
+            .add_systems(
+                Update,
+                (
+                    update_texts,
+                    update_problems,
+                    update_fuel,
+                    update_boss,
+                    rebuild_menu,
+                    update_menu,
+                    overlays,
+                )
+                    .chain()
+                    .in_set(ClientSet::Present)
+                    .run_if(in_state(Screen::Battle)),
+            );
+    }
+}
+
+/// The texts of the HUD, each updated from the battle every frame.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HudText {
+    /// The wave number.
+    Wave,
+    /// Waves left at the current fuel production.
+    WavesLeft,
+    /// Fuel, goal and production.
+    Fuel,
+    /// Hull.
+    Hull,
+    /// Materials and their production.
+    Materials,
+    /// Energy, cap and production.
+    Energy,
+    /// Pause or play, on its button.
+    Pause,
+    /// 1× or 2×, on its button.
+    Speed,
+    /// Notices for the player.
+    Notices,
+    /// How many script problems there were, on the button that lists them.
+    Problems,
+    /// The list of script problems.
+    ProblemList,
+    /// The boss's name and HP, in a boss room's battle once the boss is on the field.
+    Boss,
+}
+
+/// The top bar, which the render test looks for.
+#[derive(Component)]
+pub struct TopBar;
+
+/// The button that opens the list of script problems, shown once there is one.
+#[derive(Component)]
+struct ProblemsButton;
+
+/// The list of script problems.
+#[derive(Component)]
+struct ProblemsPanel;
+
+/// The fuel bar (the tutorial points at it).
+#[derive(Component)]
+pub struct FuelBar;
+
+/// The hull bar (the tutorial points at it).
+#[derive(Component)]
+pub struct HullBar;
+
+#[derive(Component)]
+struct FuelFill;
+
+/// The boss's name and HP bar, shown while the boss is on the field.
+#[derive(Component)]
+struct BossBar;
+
+#[derive(Component)]
+struct BossFill;
+
+#[derive(Component)]
+struct HullFill;
+
+/// Where the fuel will be after the `n`th next wave.
+#[derive(Component)]
+struct FuelMark(u32);
+
+/// The blueprint menu's row and the blueprints it shows.
+#[derive(Component)]
+struct MenuRow(Vec<BlueprintId>);
+
+/// One blueprint of the menu: its cost text and cooldown overlay.
+#[derive(Component)]
+struct CostText(BlueprintId);
+
+#[derive(Component)]
+struct CooldownShade(BlueprintId);
+
+/// The pause (settings) screen and the end-of-level overlay.
+#[derive(Component)]
+enum Overlay {
+    Pause,
+    End,
+}
+
+const BAR: Color = Color::srgba(0.05, 0.06, 0.08, 0.85);
+/// The HUD's background colour in sRGB bytes (the render test looks for it).
+pub const BAR_RGB: [u8; 3] = [13, 15, 20];
+
+fn text(kind: HudText, size: f32, color: Color) -> impl Bundle {
+    (kind, label("", size, color))
+}
+
+/// A button whose text the HUD keeps up to date.
+fn live_button(kind: HudText, action: Action) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)),
+            margin: UiRect::all(Val::Px(4.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.2, 0.24, 0.32)),
+        children![text(kind, 18.0, Color::WHITE)],
+    )
+}
+
+fn spawn_hud(mut commands: Commands) {
+    let root = commands
+        .spawn((
+            Node {
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                justify_content: JustifyContent::SpaceBetween,
+                ..default()
+            },
+            // The root only lays the bars out: the world stays clickable between them.
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Battle),
+        ))
+        .id();
+    commands.entity(root).with_children(|c| {
+        // Top: wave and time controls, fuel and hull, wave preview, settings.
+        c.spawn((
+            TopBar,
+            Bar,
+            Node {
+                width: Val::Percent(100.0),
+                padding: UiRect::all(Val::Px(8.0)),
+                column_gap: Val::Px(16.0),
+                align_items: AlignItems::FlexStart,
+                ..default()
+            },
+            BackgroundColor(Color::srgb_u8(BAR_RGB[0], BAR_RGB[1], BAR_RGB[2]).with_alpha(0.9)),
+        ))
+        .with_children(|top| {
+            top.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn(text(HudText::WavesLeft, 14.0, Color::srgb(0.5, 0.95, 0.5)));
+                col.spawn(text(HudText::Wave, 30.0, Color::WHITE));
+                col.spawn(Node::default()).with_children(|row| {
+                    row.spawn(button("Start wave", Action::StartWave));
+                    row.spawn(live_button(HudText::Pause, Action::Pause));
+                    row.spawn(live_button(HudText::Speed, Action::Speed));
+                });
+            });
+            top.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(4.0),
+                width: Val::Px(360.0),
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn(text(HudText::Fuel, 15.0, Color::WHITE));
+                col.spawn((
+                    FuelBar,
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(12.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.1, 0.2, 0.1)),
+                ))
+                .with_children(|bar| {
+                    bar.spawn((
+                        FuelFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.2, 0.75, 0.25)),
+                    ));
+                    for n in 1..=6 {
+                        bar.spawn((
+                            FuelMark(n),
+                            Node {
+                                position_type: PositionType::Absolute,
+                                width: Val::Px(2.0),
+                                height: Val::Percent(100.0),
+                                ..default()
+                            },
+                            BackgroundColor(Color::srgb(0.6, 1.0, 0.6)),
+                        ));
+                    }
+                });
+                col.spawn(text(HudText::Hull, 15.0, Color::WHITE));
+                col.spawn((
+                    HullBar,
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(8.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.25, 0.08, 0.08)),
+                    children![(
+                        HullFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.85, 0.2, 0.2)),
+                    )],
+                ));
+                // Every wave still to come; the wheel scrolls through them.
+                col.spawn(scroll_area(78.0)).with_children(|area| {
+                    area.spawn((
+                        WavePreview::default(),
+                        Node {
+                            align_self: AlignSelf::FlexStart,
+                            flex_direction: FlexDirection::Column,
+                            // As wide as the column: a long wave wraps instead of running on.
+                            width: Val::Percent(100.0),
+                            ..default()
+                        },
+                    ));
+                });
+            });
+            top.spawn((
+                BossBar,
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    row_gap: Val::Px(4.0),
+                    width: Val::Px(320.0),
+                    display: Display::None,
+                    ..default()
+                },
+            ))
+            .with_children(|col| {
+                col.spawn(text(HudText::Boss, 17.0, Color::srgb(1.0, 0.55, 0.5)));
+                col.spawn((
+                    Node {
+                        width: Val::Percent(100.0),
+                        height: Val::Px(14.0),
+                        border: UiRect::all(Val::Px(1.0)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.25, 0.05, 0.05)),
+                    BorderColor::all(Color::BLACK),
+                    children![(
+                        BossFill,
+                        Node {
+                            height: Val::Percent(100.0),
+                            ..default()
+                        },
+                        BackgroundColor(Color::srgb(0.85, 0.1, 0.1)),
+                    )],
+                ));
+            });
+            top.spawn(Node {
+                flex_grow: 1.0,
+                ..default()
+            });
+            top.spawn((
+                ProblemsButton,
+                live_button(HudText::Problems, Action::Problems),
+            ));
+            top.spawn(button("Menu", Action::Settings));
+        });
+        // Below the top bar, at the right: the script problems, when opened.
+        c.spawn((
+            ProblemsPanel,
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(8.0),
+                top: Val::Px(120.0),
+                max_width: Val::Px(640.0),
+                padding: UiRect::all(Val::Px(10.0)),
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.25, 0.05, 0.05, 0.92)),
+            GlobalZIndex(6),
+            children![text(
+                HudText::ProblemList,
+                13.0,
+                Color::srgb(1.0, 0.85, 0.85)
+            )],
+        ));
+        // Middle: notices, which the cursor passes through.
+        c.spawn((
+            Node {
+                width: Val::Percent(100.0),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            Pickable::IGNORE,
+        ))
+        .with_children(|mid| {
+            mid.spawn((
+                text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)),
+                Pickable::IGNORE,
+            ));
+        });
+        // Bottom: materials and energy, the blueprint menu.
+        c.spawn((
+            Bar,
+            Node {
+                width: Val::Percent(100.0),
+                padding: UiRect::all(Val::Px(8.0)),
+                column_gap: Val::Px(16.0),
+                align_items: AlignItems::Center,
+                ..default()
+            },
+            BackgroundColor(BAR),
+        ))
+        .with_children(|bottom| {
+            bottom
+                .spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    min_width: Val::Px(200.0),
+                    ..default()
+                })
+                .with_children(|col| {
+                    col.spawn(text(HudText::Materials, 17.0, rich::MATERIALS));
+                    col.spawn(text(HudText::Energy, 17.0, rich::ENERGY));
+                });
+            bottom.spawn((
+                MenuRow(Vec::new()),
+                Node {
+                    column_gap: Val::Px(6.0),
+                    ..default()
+                },
+            ));
+        });
+    });
+}
+
+/// The boss of a boss room's battle, once it is on the field: its name, HP and maximum HP.
+fn boss(session: &Session) -> Option<(String, f64, f64)> {
+    if !matches!(session.run.level_kind(), LevelKind::Boss(_)) {
+        return None;
+    }
+    let content = session.battle.content();
+    session.battle.entities().find_map(|(_, e)| match e.kind {
+        EntityKind::Attacker(a) if content.attacker(a).size == Size::Boss => {
+            Some((content.attacker(a).name.clone(), e.hp, e.max_hp))
+        }
+        _ => None,
+    })
+}
+
+/// The most hull the run can have (the bar's length): the run's starting hull, which a battle
+/// that starts after a loss does not show.
+fn max_hull(session: &Session) -> f64 {
+    let start = session.battle.config().start.hull;
+    session
+        .run
+        .max_hull(session.battle.content())
+        .map_or(start, |m| m.max(start))
+}
+
+fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let boss = boss(session);
+    let max_hull = max_hull(session);
+    let production = session.battle.production();
+    let cap = session.battle.energy_cap();
+    let battle = &session.battle;
+    let p = battle.player().clone();
+    let total = battle.config().start.waves.len();
+    let wave = battle.wave() as usize;
+    let phase = battle.phase();
+    for (kind, mut text) in &mut texts {
+        let value = match kind {
+            HudText::Wave => format!("Wave {wave} / {total}"),
+            HudText::WavesLeft => {
+                let need = (p.fuel_goal - p.fuel).max(0.0);
+                if production.fuel > 0.0 {
+                    format!(
+                        "{:.0} more waves at this fuel rate",
+                        (need / production.fuel).ceil()
+                    )
+                } else {
+                    "no fuel production yet".into()
+                }
+            }
+            HudText::Fuel => format!(
+                "Fuel {:.0} / {:.0}  (+{:.0} per wave)",
+                p.fuel, p.fuel_goal, production.fuel
+            ),
+            HudText::Hull => format!("Hull {:.0} / {max_hull:.0}", p.hull),
+            HudText::Materials => format!(
+                "Materials {:.0}  (+{:.0})",
+                p.materials, production.materials
+            ),
+            HudText::Energy => format!(
+                "Energy {:.0} / {:.0}  (+{:.0})",
+                p.energy, cap, production.energy
+            ),
+            HudText::Pause => {
+                if session.paused || phase != Phase::Wave {
+                    "Play".into()
+                } else {
+                    "Pause".into()
+                }
+            }
+            HudText::Speed => match session.speed {
+                1 => "> 1x".into(),
+                n => format!(">> {n}x"),
+            },
+            HudText::Notices => session
+                .notices
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            HudText::Problems => format!("Problems ({})", session.problems.len()),
+            HudText::Boss => boss.as_ref().map_or(String::new(), |(name, hp, max)| {
+                format!("{name}  {:.0} / {max:.0}", hp.max(0.0))
+            }),
+            HudText::ProblemList => {
+                let mut lines = vec![
+                    "Script problems this level (the mods' authors can fix them):".to_string(),
+                ];
+                lines.extend(session.problems.lines());
+                lines.join("\n")
+            }
+        };
+        if text.0 != value {
+            text.0 = value;
+        }
+    }
+}
+
+/// Shows the problems button once there is a problem, and the list while it is open.
+fn update_problems(
+    game: NonSend<Game>,
+    mut buttons: Query<&mut Node, (With<ProblemsButton>, Without<ProblemsPanel>)>,
+    mut panels: Query<&mut Node, (With<ProblemsPanel>, Without<ProblemsButton>)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let shown = |on: bool| if on { Display::Flex } else { Display::None };
+    for mut node in &mut buttons {
+        let display = shown(!session.problems.is_empty());
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    for mut node in &mut panels {
+        let display = shown(session.problems_open && !session.problems.is_empty());
+        if node.display != display {
+            node.display = display;
+        }
+    }
+}
+
+fn update_fuel(
+    mut game: NonSendMut<Game>,
+    mut fuel: Query<&mut Node, (With<FuelFill>, Without<FuelMark>, Without<HullFill>)>,
+    mut marks: Query<(&FuelMark, &mut Node), (Without<FuelFill>, Without<HullFill>)>,
+    mut hull: Query<&mut Node, (With<HullFill>, Without<FuelFill>, Without<FuelMark>)>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let production = session.battle.production();
+    let p = session.battle.player().clone();
+    let goal = p.fuel_goal.max(1.0);
+    let share = |v: f64| ((v / goal).clamp(0.0, 1.0) * 100.0) as f32;
+    for mut node in &mut fuel {
+        node.width = Val::Percent(share(p.fuel));
+    }
+    for (mark, mut node) in &mut marks {
+        let at = p.fuel + production.fuel * f64::from(mark.0);
+        node.display = if production.fuel > 0.0 && at < goal {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        node.left = Val::Percent(share(at));
+    }
+    let max_hull = max_hull(session).max(1.0);
+    for mut node in &mut hull {
+        node.width = Val::Percent(((p.hull / max_hull).clamp(0.0, 1.0) * 100.0) as f32);
+    }
+}
+
+/// Shows the boss bar while the boss is on the field, filled as far as its HP is.
+fn update_boss(
+    game: NonSend<Game>,
+    mut bars: Query<&mut Node, (With<BossBar>, Without<BossFill>)>,
+    mut fills: Query<&mut Node, (With<BossFill>, Without<BossBar>)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let boss = boss(session);
+    let display = if boss.is_some() {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    for mut node in &mut bars {
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    if let Some((_, hp, max)) = boss {
+        let share = ((hp / max.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
+        for mut node in &mut fills {
+            node.width = Val::Percent(share);
+        }
+    }
+}
+
+/// Rebuilds the blueprint menu when what it should show changes (the phase flips between
+/// buildings and abilities, or the content was reloaded).
+fn rebuild_menu(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    mut rows: Query<(Entity, &mut MenuRow)>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let shown = shown_blueprints(session);
+    let Ok((row, mut menu)) = rows.single_mut() else {
+        return;
+    };
+    if menu.0 == shown {
+        return;
+    }
+    menu.0 = shown.clone();
+    commands.entity(row).despawn_related::<Children>();
+    let content = session.battle.content().clone();
+    commands.entity(row).with_children(|r| {
+        for (i, &b) in shown.iter().enumerate().take(9) {
+            let bp = content.blueprint(b);
+            r.spawn((
+                Button,
+                Action::Blueprint(i),
+                OwnColour,
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    // Long names wrap; the card grows rather than cutting the cost off.
+                    width: Val::Px(112.0),
+                    min_height: Val::Px(58.0),
+                    padding: UiRect::all(Val::Px(4.0)),
+                    border: UiRect::all(Val::Px(2.0)),
+                    ..default()
+                },
+                BackgroundColor(kind_color(bp.kind)),
+                BorderColor::all(Color::NONE),
+            ))
+            .with_children(|card| {
+                card.spawn(label(format!("{} {}", i + 1, bp.name), 13.0, Color::WHITE));
+                card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
+                card.spawn((
+                    CooldownShade(b),
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: Val::Px(0.0),
+                        bottom: Val::Px(0.0),
+                        width: Val::Percent(100.0),
+                        height: Val::Percent(0.0),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
+                ));
+            });
+        }
+    });
+}
+
+fn update_menu(
+    mut game: NonSendMut<Game>,
+    mut costs: Query<(&CostText, &mut Text, &mut TextColor)>,
+    mut shades: Query<(&CooldownShade, &mut Node)>,
+    mut cards: Query<(&Action, &mut BorderColor)>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    for (cost, mut text, mut color) in &mut costs {
+        let view = session.battle.describe_blueprint(cost.0, None);
+        let c = view.cost;
+        let value = match (c.materials > 0.0, c.energy > 0.0) {
+            (true, true) => format!("{:.0} mat {:.0} en", c.materials, c.energy),
+            (false, true) => format!("{:.0} energy", c.energy),
+            _ => format!("{:.0} materials", c.materials),
+        };
+        if text.0 != value {
+            text.0 = value;
+        }
+        color.0 = if session.battle.payment(c).is_ok() {
+            Color::WHITE
+        } else {
+            Color::srgb(1.0, 0.3, 0.3)
+        };
+    }
+    for (shade, mut node) in &mut shades {
+        // The cooldown as modifiers make it now, not the blueprint's own number.
+        let total = session.battle.cooldown(shade.0).max(1);
+        let left = session.battle.cooldown_left(shade.0);
+        node.height = Val::Percent((left.min(total) as f32 / total as f32) * 100.0);
+    }
+    let shown = shown_blueprints(session);
+    for (action, mut border) in &mut cards {
+        if let Action::Blueprint(i) = action {
+            let on =
+                shown.get(*i).is_some() && shown.get(*i).copied() == session.selection.blueprint;
+            *border = BorderColor::all(if on { Color::WHITE } else { Color::NONE });
+        }
+    }
+}
+
+/// The pause screen while paused by the settings button, and the end overlay after the level.
+fn overlays(mut commands: Commands, game: NonSend<Game>, existing: Query<(Entity, &Overlay)>) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let over = matches!(session.battle.phase(), Phase::Won | Phase::Lost);
+    let wanted = if over {
+        Some(Overlay::End)
+    } else if session.paused && session.settings_open {
+        Some(Overlay::Pause)
+    } else {
+        None
+    };
+    let mut have = None;
+    for (e, overlay) in &existing {
+        let same = matches!(
+            (&wanted, overlay),
+            (Some(Overlay::End), Overlay::End) | (Some(Overlay::Pause), Overlay::Pause)
+        );
+        if same {
+            have = Some(e);
+        } else {
+            commands.entity(e).despawn();
+        }
+    }
+    let Some(wanted) = wanted else { return };
+    if have.is_some() {
+        return;
+    }
+    let (title, color, buttons): (String, Color, Vec<(&str, Action)>) =
+        match (&wanted, session.battle.phase()) {
+            (Overlay::End, Phase::Won) => (
+                "Victory! The fuel goal is reached.".into(),
+                Color::srgb(0.5, 0.95, 0.5),
+                vec![("Continue", Action::Proceed)],
+            ),
+            (Overlay::End, _) => (
+                "Defeat. The hull is breached.".into(),
+                Color::srgb(1.0, 0.4, 0.4),
+                vec![("Continue", Action::Proceed)],
+            ),
+            (Overlay::Pause, _) => (
+                "Paused".into(),
+                Color::WHITE,
+                vec![("Resume", Action::Resume), ("Back to menu", Action::ToMenu)],
+            ),
+        };
+    commands
+        .spawn((
+            wanted,
+            Node {
+                position_type: PositionType::Absolute,
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+            GlobalZIndex(10),
+            DespawnOnExit(Screen::Battle),
+        ))
+        .with_children(|c| {
+            c.spawn(label(title, 40.0, color));
+            for (text, action) in buttons {
+                c.spawn(button(text, action));
+            }
+        });
+}

@@ -1,0 +1,552 @@
+//! Selecting and placing (thesis 4.2.2–4.2.3): the cursor's ray meets the terrain; the tile,
+//! building or attacker under it is hovered and a click selects it; a selected blueprint shows
+//! a preview there — blue where it can go, red with the reason where it cannot — with its range
+//! drawn on the ground; R turns it, a click places and pays, abilities stay selected after use;
+//! right click or Esc deselects, Delete (the key or the info panel's button) removes a building,
+//! Tab and Ctrl+Tab change a tower's targeting priority. The info panel shows the selected (or
+//! hovered) thing's name and description.
+
+use bevy::picking::hover::HoverMap;
+use bevy::picking::pointer::PointerId;
+use bevy::prelude::*;
+
+use super::actions::place_at_cursor;
+use super::rich::{self, Icons, Piece, Shown, plain};
+use super::session::{Game, Session, Thing};
+use super::ui::{Action, button, label};
+use super::{ClientSet, Screen, to_bevy};
+use rampart_core::battle::{EntityKind, Position};
+use rampart_core::content::{BlueprintId, Placement};
+use rampart_core::worldgen::LEVEL_HEIGHT;
+
+/// Hovering, selecting and placing.
+pub struct PlacingPlugin;
+
+impl Plugin for PlacingPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Cursor>()
+            .add_systems(OnEnter(Screen::Battle), spawn_panel)
+            .add_systems(
+                Update,
+                (aim, click)
+                    .chain()
+                    .in_set(ClientSet::Input)
+                    .run_if(in_state(Screen::Battle)),
+            )
+            .add_systems(
+                Update,
+                (preview, info)
+                    .chain()
+                    .in_set(ClientSet::Present)
+                    .run_if(in_state(Screen::Battle)),
+            );
+    }
+}
+
+/// Where the cursor points in the world.
+#[derive(Resource, Default, Debug)]
+pub struct Cursor {
+    /// The point of the ground under the cursor, in battle coordinates.
+    pub point: Option<(f64, f64)>,
+    /// The thing under it.
+    pub hovered: Option<Thing>,
+    /// Set by the scripted scene, which places the cursor itself.
+    pub scripted: bool,
+    /// Whether the cursor is over a button of the HUD.
+    pub over_ui: bool,
+}
+
+/// The ghost of the blueprint being placed, and the range drawn with it.
+#[derive(Component)]
+struct Ghost;
+
+/// The info panel and its two texts.
+#[derive(Component)]
+struct InfoPanel;
+
+/// The row holding the info panel's Delete button, shown while a removable building is
+/// selected.
+#[derive(Component)]
+pub struct DeleteButton;
+
+#[derive(Component, PartialEq)]
+enum InfoText {
+    Title,
+    Body,
+    /// The selected tower's targeting priority, between its arrows.
+    Priority,
+}
+
+/// The row with a selected tower's targeting priority and the arrows that change it.
+#[derive(Component)]
+struct PriorityRow;
+
+fn spawn_panel(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands
+        .spawn((
+            InfoPanel,
+            Node {
+                position_type: PositionType::Absolute,
+                right: Val::Px(8.0),
+                top: Val::Px(150.0),
+                width: Val::Px(300.0),
+                padding: UiRect::all(Val::Px(10.0)),
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(6.0),
+                display: Display::None,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.06, 0.07, 0.1, 0.88)),
+            DespawnOnExit(Screen::Battle),
+        ))
+        .with_children(|c| {
+            c.spawn((
+                InfoText::Title,
+                label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
+            ));
+            c.spawn((InfoText::Body, Shown::default(), rich::column()));
+            c.spawn((
+                PriorityRow,
+                Node {
+                    display: Display::None,
+                    align_items: AlignItems::Center,
+                    column_gap: Val::Px(6.0),
+                    ..default()
+                },
+                children![
+                    button("<", Action::Priority(-1)),
+                    (InfoText::Priority, label("", 16.0, Color::WHITE)),
+                    button(">", Action::Priority(1)),
+                ],
+            ));
+            c.spawn((
+                DeleteButton,
+                Node {
+                    display: Display::None,
+                    ..default()
+                },
+                children![button("Delete", Action::Delete)],
+            ));
+        });
+    // The ghost is a see-through, unlit box, hidden until a blueprint is being placed.
+    let ghost = (
+        Mesh3d(meshes.add(Cuboid::new(0.8, 0.5, 0.8))),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgba(0.3, 0.5, 1.0, 0.5),
+            alpha_mode: AlphaMode::Blend,
+            unlit: true,
+            ..default()
+        })),
+        Transform::default(),
+        Visibility::Hidden,
+        DespawnOnExit(Screen::Battle),
+    );
+    commands.spawn((Ghost, ghost));
+}
+
+/// Finds where the cursor's ray meets the ground, and what stands there.
+fn aim(
+    mut cursor: ResMut<Cursor>,
+    game: NonSend<Game>,
+    windows: Query<&Window>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    hovered: Res<HoverMap>,
+    nodes: Query<(), With<Node>>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    // Over any part of the HUD that blocks the cursor (bars, panels, buttons), the world is
+    // out of reach: a click there is the HUD's alone.
+    cursor.over_ui = hovered
+        .get(&PointerId::Mouse)
+        .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
+    if cursor.over_ui && !cursor.scripted {
+        cursor.point = None;
+        cursor.hovered = None;
+        return;
+    }
+    if !cursor.scripted {
+        cursor.point = None;
+        let (Some(field), Ok((camera, eye))) = (session.battle.field(), cameras.single()) else {
+            return;
+        };
+        let Some(at) = windows.iter().next().and_then(Window::cursor_position) else {
+            return;
+        };
+        let Ok(ray) = camera.viewport_to_world(eye, at) else {
+            return;
+        };
+        // March down the ray until it goes below the ground, then refine between the last two
+        // samples. Orthographic rays are parallel, so this works the same everywhere on screen.
+        let highest = field
+            .world()
+            .tiles
+            .iter()
+            .map(|t| t.level)
+            .max()
+            .unwrap_or(0);
+        let top = (f32::from(highest) + 1.0) * LEVEL_HEIGHT as f32;
+        let dir = *ray.direction;
+        if dir.y >= 0.0 {
+            return;
+        }
+        let start = ray.origin + dir * ((ray.origin.y - top) / -dir.y).max(0.0);
+        let below = |p: Vec3| f64::from(p.y) <= field.ground(f64::from(p.x), -f64::from(p.z));
+        let step = 0.05;
+        let mut prev = start;
+        for i in 1..4000 {
+            let p = start + dir * (i as f32 * step);
+            if below(p) {
+                let (mut lo, mut hi) = (prev, p);
+                for _ in 0..12 {
+                    let mid = (lo + hi) / 2.0;
+                    if below(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                cursor.point = Some((f64::from(hi.x), -f64::from(hi.z)));
+                break;
+            }
+            if p.y < -5.0 {
+                break;
+            }
+            prev = p;
+        }
+    }
+    cursor.hovered = cursor.point.and_then(|(x, y)| thing_at(session, x, y));
+}
+
+/// The attacker, building or tile at a point: attackers first (they are small and move), then
+/// what stands on the tile.
+fn thing_at(session: &Session, x: f64, y: f64) -> Option<Thing> {
+    let field = session.battle.field()?;
+    let here = Position { x, y };
+    let attacker = session
+        .battle
+        .entities()
+        .filter(|(_, e)| matches!(e.kind, EntityKind::Attacker(_)))
+        .map(|(id, e)| (id, session.drawn_at(id, e.position).distance(here)))
+        .filter(|(_, d)| *d < 0.45)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((id, _)) = attacker {
+        return Some(Thing::Entity(id));
+    }
+    let tile = field.world().tile_at(x, y);
+    let building = session
+        .battle
+        .entities()
+        .find(|(_, e)| e.tile == Some(tile) && matches!(e.kind, EntityKind::Building(_)));
+    Some(match building {
+        Some((id, _)) => Thing::Entity(id),
+        None => Thing::Tile(tile),
+    })
+}
+
+/// Where a blueprint would go for a cursor at `(x, y)`: the tile's centre for buildings.
+pub fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Position {
+    match session.battle.content().blueprint(blueprint).placement() {
+        Placement::Tile { .. } => Position {
+            x: x.round(),
+            y: y.round(),
+        },
+        _ => Position { x, y },
+    }
+}
+
+fn click(
+    mouse: Res<ButtonInput<MouseButton>>,
+    cursor: Res<Cursor>,
+    mut game: NonSendMut<Game>,
+    mut dragged: Local<f32>,
+    motion: Res<bevy::input::mouse::AccumulatedMouseMotion>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    // A right button that was dragged moved the camera; only a plain right click deselects.
+    if mouse.pressed(MouseButton::Right) {
+        *dragged += motion.delta.length();
+    }
+    if mouse.just_released(MouseButton::Right) {
+        if *dragged < 4.0 {
+            session.selection.blueprint = None;
+            session.selection.thing = None;
+        }
+        *dragged = 0.0;
+    }
+    if !mouse.just_pressed(MouseButton::Left) || cursor.over_ui || session.settings_open {
+        return;
+    }
+    if session.selection.blueprint.is_some() {
+        place_at_cursor(session, &cursor);
+    } else {
+        session.selection.thing = cursor.hovered;
+    }
+}
+
+/// Moves the ghost to the cursor, tints it by whether the placement would work, and shows why
+/// not (the range is drawn on the ground: `overlay.rs`).
+fn preview(
+    mut game: NonSendMut<Game>,
+    cursor: Res<Cursor>,
+    mut ghosts: Query<
+        (
+            &mut Transform,
+            &mut Visibility,
+            &MeshMaterial3d<StandardMaterial>,
+        ),
+        With<Ghost>,
+    >,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut reason: Local<Option<String>>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let Ok((mut t, mut visible, material)) = ghosts.single_mut() else {
+        return;
+    };
+    let planned = match (session.selection.blueprint, cursor.point) {
+        (Some(b), Some(point)) => Some((b, spot(session, b, point))),
+        _ => None,
+    };
+    let Some((blueprint, at)) = planned else {
+        *visible = Visibility::Hidden;
+        *reason = None;
+        return;
+    };
+    let id = session.battle.content().blueprint(blueprint).id.clone();
+    let check = session.battle.check_place(&id, at);
+    let ground = session.battle.field().map_or(0.0, |f| f.ground(at.x, at.y));
+    t.translation = to_bevy(at.x, at.y, ground + 0.25);
+    t.rotation =
+        Quat::from_rotation_y(-f32::from(session.selection.rotation) * std::f32::consts::FRAC_PI_2);
+    *visible = Visibility::Visible;
+    if let Some(mut m) = materials.get_mut(&material.0) {
+        m.base_color = if check.is_ok() {
+            Color::srgba(0.3, 0.5, 1.0, 0.55)
+        } else {
+            Color::srgba(1.0, 0.25, 0.2, 0.55)
+        };
+    }
+    let why = check.err();
+    if why != *reason {
+        if let Some(why) = &why {
+            session.notify(format!("Cannot place here: {why}"));
+        }
+        *reason = why;
+    }
+}
+
+/// The info panel's body text size.
+const BODY_SIZE: f32 = 14.0;
+
+/// Fills the info panel from the selection, or from what is hovered (then half transparent).
+fn info(
+    mut commands: Commands,
+    mut game: NonSendMut<Game>,
+    cursor: Res<Cursor>,
+    mut panels: Query<
+        (&mut Node, &mut BackgroundColor),
+        (With<InfoPanel>, Without<DeleteButton>, Without<PriorityRow>),
+    >,
+    mut delete: Query<&mut Node, (With<DeleteButton>, Without<PriorityRow>)>,
+    mut priority_rows: Query<&mut Node, (With<PriorityRow>, Without<DeleteButton>)>,
+    mut titles: Query<(&InfoText, &mut Text)>,
+    mut bodies: Query<(Entity, &mut Shown)>,
+    icons: Res<Icons>,
+) {
+    let Some(session) = game.0.as_mut() else {
+        return;
+    };
+    let Ok((mut node, mut bg)) = panels.single_mut() else {
+        return;
+    };
+    let selected = session.selection.thing;
+    let deletable = matches!(selected, Some(Thing::Entity(id)) if session.battle.removable(id).is_ok())
+        && session.selection.blueprint.is_none();
+    for mut node in &mut delete {
+        let display = if deletable {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    // A selected tower's targeting priority, with arrows to change it (not while hovering:
+    // a hovered thing's panel has no buttons).
+    let priority = match selected {
+        Some(Thing::Entity(id)) if session.selection.blueprint.is_none() => session
+            .battle
+            .entity(id)
+            .and_then(|e| e.tower.as_ref())
+            .map(|t| format!("Targets: {}", t.priority.name())),
+        _ => None,
+    };
+    for mut node in &mut priority_rows {
+        let display = if priority.is_some() {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    let shown = match (session.selection.blueprint, selected, cursor.hovered) {
+        (Some(b), _, _) => Some(describe_blueprint(session, b)),
+        (None, Some(thing), _) => describe(session, thing),
+        // What the cursor is on, a tile too, in a see-through panel.
+        (None, None, Some(thing)) => describe(session, thing),
+        _ => None,
+    };
+    let Some((title, body)) = shown else {
+        node.display = Display::None;
+        return;
+    };
+    node.display = Display::Flex;
+    let solid = session.selection.blueprint.is_some() || selected.is_some();
+    bg.0 = Color::srgba(0.06, 0.07, 0.1, if solid { 0.9 } else { 0.55 });
+    for (kind, mut text) in &mut titles {
+        let wanted = match kind {
+            InfoText::Title => &title,
+            InfoText::Priority => priority.as_ref().unwrap_or(&title),
+            InfoText::Body => continue,
+        };
+        if text.0 != *wanted {
+            text.0 = wanted.clone();
+        }
+    }
+    for (entity, mut shown) in &mut bodies {
+        rich::show(
+            &mut commands,
+            entity,
+            &mut shown,
+            body.clone(),
+            BODY_SIZE,
+            &icons,
+        );
+    }
+}
+
+fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Piece>) {
+    let bp = session.battle.content().blueprint(b).clone();
+    let view = session.battle.describe_blueprint(b, None);
+    let mut body = rich::pieces(&view.text);
+    let waiting = session.battle.cooldown_left(b);
+    if waiting > 0 {
+        body.push(Piece::Break(true));
+        body.push(Piece::Text(
+            format!(
+                "Ready in {waiting} wave{}.",
+                if waiting == 1 { "" } else { "s" }
+            ),
+            rich::ADDED,
+        ));
+    }
+    if matches!(
+        bp.placement(),
+        Placement::Tile {
+            rotatable: true,
+            ..
+        } | Placement::Surface { rotatable: true }
+    ) {
+        body.extend([Piece::Break(true), plain("R turns it.")]);
+    }
+    (bp.name, body)
+}
+
+fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)> {
+    match thing {
+        Thing::Tile(p) => {
+            let world = session.battle.field()?.world().clone();
+            if !world.grid.contains(p) {
+                return None;
+            }
+            let tile = world.tile(p);
+            // The terrain type's name for the surface, or its key where the type names none.
+            let surface = session
+                .battle
+                .content()
+                .terrain(&world.terrain)
+                .and_then(|t| t.surface_names.get(&tile.surface).cloned())
+                .unwrap_or_else(|| format!("Surface {}", tile.surface));
+            let mut lines = vec![format!("{surface}, level {}", tile.level)];
+            if world.blocked_surface[world.grid.index(p)] {
+                lines.push("Nothing can be built on this ground".into());
+            }
+            if let Some(d) = tile.slant {
+                lines.push(format!("A ramp down to the {}", d.name()));
+            }
+            if let Some(o) = world.obstacle(p) {
+                lines.push(format!("Obstacle: {} ({})", o.name, o.kind.name()));
+            }
+            if world.network.distance[world.grid.index(p)].is_some() {
+                lines.push("Attackers walk here".into());
+            }
+            let mut body = Vec::new();
+            for (i, line) in lines.into_iter().enumerate() {
+                if i > 0 {
+                    body.push(Piece::Break(false));
+                }
+                body.push(plain(line));
+            }
+            Some((format!("Tile {}, {}", p.x, p.y), body))
+        }
+        Thing::Entity(id) => {
+            let e = session.battle.entity(id)?.clone();
+            match e.kind {
+                EntityKind::Attacker(a) => {
+                    let name = session.battle.content().attacker(a).name.clone();
+                    let text = session.battle.describe_attacker(id)?;
+                    Some((name, rich::pieces(&text)))
+                }
+                EntityKind::Building(b) | EntityKind::Ability(b) => {
+                    let name = session.battle.content().blueprint(b).name.clone();
+                    let text = session.battle.describe_blueprint(b, Some(id)).text;
+                    let mut body = rich::pieces(&text);
+                    let deeds = session.stats.get(&id).copied().unwrap_or_default();
+                    let mut done = Vec::new();
+                    if e.damage_dealt > 0.0 || e.tower.is_some() {
+                        done.push(format!(
+                            "dealt {:.0} damage, {} kill{}",
+                            e.damage_dealt,
+                            deeds.kills,
+                            if deeds.kills == 1 { "" } else { "s" }
+                        ));
+                    }
+                    for (amount, what) in deeds.produced.iter().zip(["fuel", "materials", "energy"])
+                    {
+                        if *amount > 0.0 {
+                            done.push(format!("produced {amount:.0} {what}"));
+                        }
+                    }
+                    if !done.is_empty() {
+                        body.push(Piece::Break(true));
+                        body.push(plain(format!("This level: {}.", done.join(", "))));
+                    }
+                    if e.tower.is_some() {
+                        body.push(Piece::Break(false));
+                        body.push(plain(
+                            "Tab / Ctrl+Tab or the arrows change whom it targets.",
+                        ));
+                    }
+                    if session.battle.removable(id).is_ok() {
+                        body.push(Piece::Break(false));
+                        body.push(plain("Delete removes it (no refund)."));
+                    }
+                    Some((name, body))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The pieces every screen is built from: the palette, text, buttons and the [`Action`] each
+//! button (or key, see [`actions`](super::actions)) carries, and the layouts the screens share.
+
+use std::path::PathBuf;
+
+use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+use bevy::picking::hover::HoverMap;
+use bevy::picking::pointer::PointerId;
+use bevy::prelude::*;
+
+use super::{ClientSet, Screen};
+use rampart_core::content::BlueprintKind;
+use rampart_core::diagnostics::Diagnostic;
+use rampart_core::mapgen::NodeId;
+use rampart_core::run::Difficulty;
+
+/// Colours buttons as the cursor moves over them.
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, scroll.in_set(ClientSet::Input))
+            .add_systems(Update, hover.in_set(ClientSet::Present));
+    }
+}
+
+/// What a button or key does.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Start a run with a random seed and the starter blueprints.
+    Start,
+    /// Go on with the saved run.
+    Continue,
+    /// Start the tutorial.
+    Tutorial,
+    /// Leave the tutorial's offer on the first start for now and for good.
+    TutorialDecline,
+    /// The tutorial step that waits for the player to read it is read.
+    TutorialNext,
+    /// Stop the tutorial; the battle goes on without it.
+    TutorialLeave,
+    /// Open the run settings.
+    CustomRun,
+    /// Open the Mods screen.
+    Mods,
+    /// Show the details of the mod in this folder on the Mods screen.
+    ModInfo(PathBuf),
+    /// Switch mod `id` on or off (and load the mods again).
+    SwitchMod {
+        /// The mod's id.
+        id: String,
+        /// On (`true`) or off.
+        on: bool,
+    },
+    /// Quit the game.
+    Exit,
+    /// Start the run set up on the settings screen.
+    Begin,
+    /// Back to the main menu (from anywhere; a run in progress is saved and left).
+    ToMenu,
+    /// Take or leave a blueprint in the starting collection.
+    Toggle(String),
+    /// Set the custom run's difficulty.
+    Difficulty(Difficulty),
+    /// Set the custom run's ascension level.
+    Ascension(u32),
+    /// Enter room `n` of the run's map.
+    Enter(NodeId),
+    /// Take reward offer `n` (then choose what it replaces if the collection is full).
+    Offer(usize),
+    /// Take the augment a reward offers instead of a blueprint.
+    TakeAugment,
+    /// Give up collection slot `n` for the chosen reward offer, or for the shop's offer waiting
+    /// for one (the blueprint it replaces, or the blueprint a removal takes out).
+    Replace(usize),
+    /// Buy shop offer `n` (again: no longer wait for the slot it needs).
+    Buy(usize),
+    /// Leave the shop, back to the map.
+    LeaveShop,
+    /// Take choice `n` of the event.
+    Choose(usize),
+    /// After an event's outcome: on to its reward or back to the map.
+    EventDone,
+    /// Take no reward.
+    Skip,
+    /// Open the settings (pause) screen.
+    Settings,
+    /// Leave the pause screen.
+    Resume,
+    /// After a level's end: on to the reward, the next level or the menu.
+    Proceed,
+    /// Open or close the list of problems the mods had.
+    Problems,
+    /// Start the next wave.
+    StartWave,
+    /// Pause or go on.
+    Pause,
+    /// Switch between 1× and 2×.
+    Speed,
+    /// Select shown blueprint `n`.
+    Blueprint(usize),
+    /// Remove the selected building.
+    Delete,
+    /// Turn the building about to be placed a quarter.
+    Rotate,
+    /// Step the selected tower's targeting priority forwards (1) or back (−1).
+    Priority(i32),
+    /// Clear the selection, or open and close the settings when nothing is selected.
+    Back,
+}
+
+/// The panels behind screens.
+pub const PANEL: Color = Color::srgba(0.1, 0.11, 0.14, 0.92);
+/// A button at rest.
+pub const BUTTON: Color = Color::srgb(0.2, 0.24, 0.32);
+/// A button under the cursor.
+pub const BUTTON_HOVER: Color = Color::srgb(0.3, 0.36, 0.48);
+/// Titles and what the eye should find first.
+pub const GOLD: Color = Color::srgb(0.95, 0.8, 0.35);
+/// Hints and secondary text.
+pub const MUTED: Color = Color::srgb(0.7, 0.72, 0.78);
+/// A button that cannot be pressed now.
+pub const DISABLED: Color = Color::srgb(0.16, 0.16, 0.18);
+/// Errors and refusals.
+pub const WARN: Color = Color::srgb(1.0, 0.5, 0.45);
+
+/// Marks a button that keeps its own colour when hovered (cards, the blueprint menu): its
+/// border says it is hovered or chosen instead.
+#[derive(Component)]
+pub struct OwnColour;
+
+/// A text of `size` pixels in `color`.
+pub fn label(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (
+        Text::new(text),
+        TextFont::from_font_size(size),
+        TextColor(color),
+    )
+}
+
+/// A button with a text on it.
+pub fn button(text: impl Into<String>, action: Action) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(Val::Px(18.0), Val::Px(8.0)),
+            margin: UiRect::all(Val::Px(4.0)),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        children![label(text, 20.0, Color::WHITE)],
+    )
+}
+
+/// A button of a group of which one is chosen: the chosen one has a gold border (kept up to
+/// date by the screen that shows the group).
+pub fn choice_button(text: impl Into<String>, action: Action, chosen: bool) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+            margin: UiRect::all(Val::Px(3.0)),
+            border: UiRect::all(Val::Px(2.0)),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        BorderColor::all(if chosen { GOLD } else { Color::NONE }),
+        children![label(text, 17.0, Color::WHITE)],
+    )
+}
+
+/// A button that cannot be pressed now, greyed, with why under it.
+pub fn disabled_button(text: impl Into<String>, why: impl Into<String>) -> impl Bundle {
+    (
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            padding: UiRect::axes(Val::Px(18.0), Val::Px(8.0)),
+            margin: UiRect::all(Val::Px(4.0)),
+            ..default()
+        },
+        BackgroundColor(DISABLED),
+        children![
+            label(text, 20.0, MUTED),
+            label(why, 13.0, Color::srgb(1.0, 0.6, 0.5))
+        ],
+    )
+}
+
+/// A box the size of a card for what is not a blueprint (a repair, a removal, an augment): a
+/// title and a text.
+pub fn info_box(title: impl Into<String>, text: impl Into<String>) -> impl Bundle {
+    (
+        Node {
+            width: Val::Px(196.0),
+            min_height: Val::Px(110.0),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(Val::Px(8.0)),
+            row_gap: Val::Px(6.0),
+            border: UiRect::all(Val::Px(2.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.12, 0.13, 0.17)),
+        BorderColor::all(Color::srgb(0.35, 0.6, 0.45)),
+        children![label(title, 18.0, Color::WHITE), label(text, 14.0, MUTED)],
+    )
+}
+
+/// A row of buttons or cards that wraps onto more lines, centred.
+pub fn wrapping_row() -> Node {
+    Node {
+        flex_wrap: FlexWrap::Wrap,
+        justify_content: JustifyContent::Center,
+        max_width: Val::Px(1000.0),
+        column_gap: Val::Px(6.0),
+        row_gap: Val::Px(6.0),
+        ..default()
+    }
+}
+
+/// Diagnostics as the game shows them, one after the other: each with its file, line, column,
+/// message and the lines around it, framed in ASCII (the game's font has no box-drawing
+/// characters).
+pub fn problems_text<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
+    diagnostics
+        .into_iter()
+        .map(Diagnostic::render_ascii)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The dark red box that shows mod problems (as [`problems_text`]) in `text`, laid out by
+/// `node` (its padding is the box's own).
+pub fn problems_box(text: impl Into<String>, node: Node) -> impl Bundle {
+    (
+        Node {
+            padding: UiRect::all(Val::Px(8.0)),
+            ..node
+        },
+        BackgroundColor(Color::srgba(0.25, 0.02, 0.02, 0.9)),
+        children![label(text, 13.0, Color::srgb(1.0, 0.85, 0.85))],
+    )
+}
+
+/// A full-screen column, centred, that goes when `screen` does.
+pub fn screen_root(screen: Screen) -> impl Bundle {
+    (
+        Node {
+            width: Val::Percent(100.0),
+            height: Val::Percent(100.0),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            row_gap: Val::Px(6.0),
+            ..default()
+        },
+        BackgroundColor(PANEL),
+        DespawnOnExit(screen),
+    )
+}
+
+/// A building kind's colour, the same on cards, menus and the field.
+pub fn kind_color(kind: BlueprintKind) -> Color {
+    match kind {
+        BlueprintKind::Tower => Color::srgb(0.3, 0.5, 0.85),
+        BlueprintKind::Economic => Color::srgb(0.35, 0.7, 0.35),
+        BlueprintKind::Special => Color::srgb(0.65, 0.4, 0.8),
+        BlueprintKind::Ability => Color::srgb(0.95, 0.6, 0.2),
+    }
+}
+
+/// Lightens plain buttons under the cursor.
+fn hover(
+    mut buttons: Query<
+        (&Interaction, &mut BackgroundColor),
+        (Changed<Interaction>, With<Button>, Without<OwnColour>),
+    >,
+) {
+    for (interaction, mut bg) in &mut buttons {
+        bg.0 = match interaction {
+            Interaction::Hovered | Interaction::Pressed => BUTTON_HOVER,
+            Interaction::None => BUTTON,
+        };
+    }
+}
+
+/// Marks a node whose children scroll with the wheel while the cursor is over it.
+#[derive(Component)]
+pub struct ScrollArea;
+
+/// A column that scrolls when its children are taller than `height` pixels.
+pub fn scroll_area(height: f32) -> impl Bundle {
+    (
+        ScrollArea,
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            max_height: Val::Px(height),
+            overflow: Overflow::scroll_y(),
+            ..default()
+        },
+        ScrollPosition::default(),
+    )
+}
+
+/// The wheel scrolls the scroll area under the cursor.
+fn scroll(
+    mut wheel: MessageReader<MouseWheel>,
+    hovered: Res<HoverMap>,
+    parents: Query<&ChildOf>,
+    mut areas: Query<&mut ScrollPosition, With<ScrollArea>>,
+) {
+    let lines: f32 = wheel
+        .read()
+        .map(|w| match w.unit {
+            MouseScrollUnit::Line => w.y * 40.0,
+            MouseScrollUnit::Pixel => w.y,
+        })
+        .sum();
+    if lines == 0.0 {
+        return;
+    }
+    let Some(hits) = hovered.get(&PointerId::Mouse) else {
+        return;
+    };
+    // The nearest scroll area among the hovered nodes and their ancestors.
+    for &hit in hits.keys() {
+        let mut at = Some(hit);
+        while let Some(e) = at {
+            if let Ok(mut position) = areas.get_mut(e) {
+                position.y = (position.y - lines).max(0.0);
+                return;
+            }
+            at = parents.get(e).ok().map(ChildOf::parent);
+        }
+    }
+}

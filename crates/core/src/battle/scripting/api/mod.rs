@@ -1,0 +1,259 @@
+//! What scripts see of a battle: the global `game` object, entity handles, and the tables that
+//! carry chain payloads. Documented for modders in `docs/modding/lua-api.md`; every object and
+//! its functions are described once ([`CLASSES`], [`types`]), and the runtime installs them
+//! from that description.
+
+mod deprecated;
+mod draw;
+mod entity;
+mod game;
+mod handles;
+mod storage;
+mod types;
+
+use mlua::{Function, Lua, Table, Value};
+
+use super::HostLink;
+use super::register::{REGISTRATION, Registration, RegistrationKind};
+use crate::battle::{Battle, EntityId, Scope, chains};
+use rampart_lua::{Fault, ScriptErrorKind};
+
+pub use deprecated::{DEPRECATED, Deprecated};
+pub(crate) use handles::ENTITY;
+use handles::{
+    ApiTables, ChainName, EntityArg, HANDLE_FIELDS, INSTANCE_FIELDS, Modifier, Reaction,
+};
+pub(crate) use handles::{
+    Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
+    entity_from_lua, entity_id_of, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
+};
+pub use types::{
+    Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,
+};
+pub(crate) use types::{
+    Args, LuaReturns, LuaTyped, Signature, Word, api_functions, install_functions, lua_name,
+};
+
+/// An object of the API as the definitions declare it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassDef {
+    /// Which object.
+    pub class: Class,
+    /// What it is.
+    pub doc: &'static str,
+    /// The object whose fields and functions it has too.
+    pub extends: Option<Class>,
+    /// Its fields.
+    pub fields: &'static [TableField],
+    /// Its functions, called with `:`.
+    pub functions: &'static [ApiFunction],
+    /// The keys scripts may index it with beyond its fields, to values of any type: `self`
+    /// keeps fields of the script's own, a storage table the mod's data. `None` for objects
+    /// that hold only what is declared.
+    pub indexer: Option<LuaType>,
+}
+
+/// Every object scripts hold, with the functions the runtime installs on it.
+pub const CLASSES: &[ClassDef] = &[
+    ClassDef {
+        class: Class::Game,
+        doc: "The battle as scripts see it: the global `game`, also passed to every hook.",
+        extends: None,
+        fields: &[],
+        functions: game::GAME,
+        indexer: None,
+    },
+    ClassDef {
+        class: Class::EntityBase,
+        doc: "What entity handles and `self` have in common: the entity functions.",
+        extends: None,
+        fields: &[],
+        functions: entity::ENTITY,
+        indexer: None,
+    },
+    ClassDef {
+        class: Class::Entity,
+        doc: "An entity handle: one per entity, so handles compare with `==` and work as table keys. A handle of an entity that is gone stays valid.",
+        extends: Some(Class::EntityBase),
+        fields: HANDLE_FIELDS,
+        functions: &[],
+        indexer: None,
+    },
+    ClassDef {
+        class: Class::Instance,
+        doc: "`self` in a behaviour script: one per entity and script, for the script to keep what the entity needs to remember; the entity functions work on it directly.",
+        extends: Some(Class::EntityBase),
+        fields: INSTANCE_FIELDS,
+        functions: INSTANCE,
+        indexer: Some(LuaType::String),
+    },
+    ClassDef {
+        class: Class::Registration,
+        doc: "A callback on a chain or a timer, as registering or setting it returned it.",
+        extends: None,
+        fields: &[],
+        functions: REGISTRATION,
+        indexer: None,
+    },
+    ClassDef {
+        class: Class::Storage,
+        doc: "A table of the mod's storage, from `game:storage()` or read out of it: what the mod keeps from battle to battle of a run. It holds booleans, finite numbers, strings and tables of them, keyed by strings or whole numbers; iterate it with `for key, value in t do`.",
+        extends: None,
+        fields: &[],
+        functions: &[],
+        indexer: Some(STORAGE_KEYS),
+    },
+];
+
+/// The keys of a storage table: strings and whole numbers.
+const STORAGE_KEYS: LuaType = LuaType::Union(&[LuaType::String, LuaType::Integer]);
+
+/// Runs `f` on the battle the calling script belongs to, or fails if there is none (while
+/// scripts load, or under `rampart check`).
+fn with_battle<R>(
+    lua: &Lua,
+    what: &str,
+    f: impl FnOnce(&mut Battle) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    let link = HostLink::get(lua)?;
+    if link.shared.is_loading() {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!(
+                "{what} needs a running battle: call it from a hook (on_spawn, on_placed, on_tick…) or a callback, not while the script loads"
+            ),
+        ));
+    }
+    link.shared.with_battle(|battle| match battle {
+        Some(b) => f(b),
+        None => Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("{what} needs a running battle"),
+        )),
+    })
+}
+
+/// Like [`with_battle`], for calls that change the battle: refused while a query is computed,
+/// because queries only compute values and the client computes them at any time for display.
+fn changing_battle<R>(
+    lua: &Lua,
+    what: &str,
+    f: impl FnOnce(&mut Battle) -> mlua::Result<R>,
+) -> mlua::Result<R> {
+    with_battle(lua, what, |b| {
+        if b.in_query() {
+            return Err(Fault::here(
+                lua,
+                ScriptErrorKind::Runtime,
+                format!(
+                    "{what} changes the battle, which a query modifier must not do: it only computes a value; change things from a command modifier, a reaction or a hook"
+                ),
+            ));
+        }
+        f(b)
+    })
+}
+
+fn query(lua: &Lua, name: &str, input: Value) -> mlua::Result<Value> {
+    with_battle(lua, "game:query", |b| {
+        if !b.can_nest() {
+            return Err(too_deep(lua, name));
+        }
+        chains::lua_query(b, lua, name, &input).map_err(|e| locate(lua, e))
+    })
+}
+
+fn too_deep(lua: &Lua, chain: &str) -> mlua::Error {
+    Fault::here(
+        lua,
+        ScriptErrorKind::Runtime,
+        format!(
+            "`{chain}` was refused: chains are nested too deeply (does a callback trigger itself?)"
+        ),
+    )
+}
+
+/// Gives a plain runtime error from the API the location of the script line that called it.
+fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
+    match e {
+        mlua::Error::RuntimeError(message) => Fault::here(lua, ScriptErrorKind::Runtime, message),
+        other => other,
+    }
+}
+
+/// Registers a callback; `self_scope` makes it run only for the entity of `self`.
+fn register(
+    lua: &Lua,
+    kind: RegistrationKind,
+    owner_arg: Option<EntityId>,
+    chain: String,
+    priority: f64,
+    f: Function,
+) -> mlua::Result<Registration> {
+    let link = HostLink::get(lua)?;
+    if priority.fract() != 0.0 || priority < f64::from(i32::MIN) || priority > f64::from(i32::MAX) {
+        return Err(Fault::here(
+            lua,
+            ScriptErrorKind::Runtime,
+            format!("priority must be a whole number, not {priority}"),
+        ));
+    }
+    let scope = owner_arg.map_or(Scope::Global, Scope::Subject);
+    link.register(kind, &chain, priority as i32, scope, owner_arg, f)
+        .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
+}
+
+api_functions! {
+    /// The functions of instance tables (`self` in hooks), on top of the entity functions.
+    pub(super) const INSTANCE = [
+        /// Registers a modifier that only runs for payloads about this entity (the target of
+        /// `damage`, the attacker of `speed`, the source of `add_materials`…); it goes with the
+        /// entity.
+        fn modify(lua, this: EntityArg, chain: ChainName, priority: f64, modifier: Modifier) -> Registration {
+            register(lua, RegistrationKind::Modify, Some(this.0), chain.0, priority, modifier.0)
+        }
+        /// Registers a reaction that only runs for payloads about this entity; it goes with the
+        /// entity.
+        fn react(lua, this: EntityArg, chain: ChainName, priority: f64, reaction: Reaction) -> Registration {
+            register(lua, RegistrationKind::React, Some(this.0), chain.0, priority, reaction.0)
+        }
+    ];
+}
+
+/// The metatable of instance tables (`self` in hooks): their functions, then the entity
+/// functions.
+pub(crate) fn instance_meta(lua: &Lua) -> mlua::Result<Table> {
+    let methods = lua.create_table()?;
+    install_functions(lua, &methods, INSTANCE)?;
+    let fallback = lua.create_table()?;
+    fallback.raw_set("__index", tables(lua)?.entity_api.clone())?;
+    methods.set_metatable(Some(fallback))?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", methods)?;
+    Ok(meta)
+}
+
+/// Installs `game`, the entity functions and the battle's `math.random` into a sandbox.
+pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let handles = lua.create_table()?;
+    let weak = lua.create_table()?;
+    weak.raw_set("__mode", "v")?;
+    handles.set_metatable(Some(weak))?;
+    let entity_api = lua.create_table()?;
+    install_functions(lua, &entity_api, entity::ENTITY)?;
+    let registration_api = lua.create_table()?;
+    install_functions(lua, &registration_api, REGISTRATION)?;
+    let (storage_top, storage_next) = storage::objects(lua)?;
+    lua.set_app_data(ApiTables {
+        entity_api,
+        registration_api,
+        handles,
+        storage_top,
+        storage_next,
+    });
+    game::install(lua, globals)?;
+
+    Ok(())
+}
