@@ -6,7 +6,6 @@ use bevy::prelude::*;
 
 use super::menu::RunSetup;
 use super::mods::{self, ModsView};
-use super::placing::Cursor;
 use super::saving::{PlayerProfile, SaveFile, continue_saved, save};
 use super::session::{Game, Session, Thing, enter_room, finish_level, screen_of, shown_blueprints};
 use super::stops::{self, Stop};
@@ -116,7 +115,9 @@ pub struct Acting<'w> {
     mods: ResMut<'w, ModsView>,
 }
 
-fn carry_out(mut acts: MessageReader<Act>, mut acting: Acting) {
+/// Carries out the actions asked for this frame, by buttons, keys or (in the render test) its
+/// scripted scene, which runs before it so that its actions are carried out in the same frame.
+pub fn carry_out(mut acts: MessageReader<Act>, mut acting: Acting) {
     for Act(action) in acts.read() {
         act(action, &mut acting);
     }
@@ -506,28 +507,6 @@ pub fn battle_action(action: &Action, session: &mut Session) {
 pub fn remove_selected(session: &mut Session) {
     if let Some(Thing::Entity(id)) = session.selection.thing.take() {
         session.submit(PlayerCommand::Remove { entity: id });
-    }
-}
-
-/// Places the selected blueprint at the cursor; refused placements say why.
-pub fn place_at_cursor(session: &mut Session, cursor: &Cursor) {
-    let (Some(blueprint), Some(point)) = (session.selection.blueprint, cursor.point) else {
-        return;
-    };
-    let at = super::placing::spot(session, blueprint, point);
-    let bp = session.battle.content().blueprint(blueprint).clone();
-    match session.battle.check_place(&bp.id, at) {
-        Ok(()) => {
-            session.submit(PlayerCommand::Place {
-                blueprint: bp.id.clone(),
-                position: at,
-                rotation: session.selection.rotation,
-            });
-            if bp.kind != rampart_core::content::BlueprintKind::Ability {
-                session.selection.blueprint = None;
-            }
-        }
-        Err(reason) => session.notify(reason),
     }
 }
 

@@ -10,12 +10,11 @@ use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
-use super::actions::place_at_cursor;
 use super::rich::{self, Icons, Piece, Shown, plain};
 use super::session::{Game, Session, Thing};
 use super::ui::{Action, button, label};
 use super::{ClientSet, Screen, to_bevy};
-use rampart_core::battle::{EntityKind, Position};
+use rampart_core::battle::{EntityKind, PlayerCommand, Position};
 use rampart_core::content::{BlueprintId, Placement};
 use rampart_core::worldgen::LEVEL_HEIGHT;
 
@@ -548,5 +547,27 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                 }
             }
         }
+    }
+}
+
+/// Places the selected blueprint at the cursor; refused placements say why.
+pub fn place_at_cursor(session: &mut Session, cursor: &Cursor) {
+    let (Some(blueprint), Some(point)) = (session.selection.blueprint, cursor.point) else {
+        return;
+    };
+    let at = spot(session, blueprint, point);
+    let bp = session.battle.content().blueprint(blueprint).clone();
+    match session.battle.check_place(&bp.id, at) {
+        Ok(()) => {
+            session.submit(PlayerCommand::Place {
+                blueprint: bp.id.clone(),
+                position: at,
+                rotation: session.selection.rotation,
+            });
+            if bp.kind != rampart_core::content::BlueprintKind::Ability {
+                session.selection.blueprint = None;
+            }
+        }
+        Err(reason) => session.notify(reason),
     }
 }

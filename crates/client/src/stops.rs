@@ -91,10 +91,11 @@ pub fn augment_card(
     offer: &AugmentOffer,
     taken: bool,
 ) -> Option<Card> {
-    let mut augments = run.augments_of(&offer.blueprint).to_vec();
-    if !taken {
-        augments.push(offer.augment.clone());
-    }
+    let augments = if taken {
+        run.augments_of(&offer.blueprint).to_vec()
+    } else {
+        run.augments_with(offer)
+    };
     Card::of(&content.db, &offer.blueprint, &augments)
 }
 

@@ -24,11 +24,11 @@ use bevy::ui::UiGlobalTransform;
 use bevy::window::PrimaryWindow;
 
 use rampart_autopilot::Autopilot;
-use rampart_client::actions::{Act, battle_action, first_battle, place_at_cursor, start_run};
+use rampart_client::actions::{Act, battle_action, first_battle, start_run};
 use rampart_client::camera::Rig;
 use rampart_client::highlight::{Mark, marks};
 use rampart_client::hud::{HudText, TopBar};
-use rampart_client::placing::{Cursor, DeleteButton};
+use rampart_client::placing::{Cursor, DeleteButton, place_at_cursor};
 use rampart_client::reload::Watch;
 use rampart_client::session::{Game, Session, Thing, shown_blueprints};
 use rampart_client::tutorial::Guide;
@@ -73,7 +73,14 @@ impl Plugin for ScenePlugin {
             terrain: None,
             pilot: Autopilot::new(),
         })
-        .add_systems(Update, play.in_set(rampart_client::ClientSet::Input));
+        // Before the actions are carried out, so that an action the scene asks for is carried out
+        // in the frame it asks (the order was open, and which came first changed with unrelated
+        // systems: twice a step saw the frame before its own action).
+        .add_systems(
+            Update,
+            play.in_set(rampart_client::ClientSet::Input)
+                .before(rampart_client::actions::carry_out),
+        );
     }
 }
 

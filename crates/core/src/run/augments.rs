@@ -94,6 +94,14 @@ impl Run {
         self.augments.get(blueprint).map_or(&[], Vec::as_slice)
     }
 
+    /// The augments `offer`'s blueprint would carry once the offer is taken: those it has, then
+    /// the offered one, in the order they apply.
+    pub fn augments_with(&self, offer: &AugmentOffer) -> Vec<String> {
+        let mut augments = self.augments_of(&offer.blueprint).to_vec();
+        augments.push(offer.augment.clone());
+        augments
+    }
+
     /// Puts `augment` on `blueprint`, if it may go there.
     pub(super) fn apply_augment(
         &mut self,

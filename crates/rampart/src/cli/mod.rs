@@ -270,7 +270,10 @@ impl Context {
 
     /// The folders given with `--mods-dir` (the game looks in them again when it loads the mods
     /// again).
-    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    #[cfg_attr(
+        not(feature = "client"),
+        expect(dead_code, reason = "only the game window loads the mods again")
+    )]
     pub fn mods_dirs(&self) -> &[PathBuf] {
         &self.mods_dirs
     }

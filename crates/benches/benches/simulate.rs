@@ -2,7 +2,7 @@
 //! whole runs (seeds 0–7, ascension 0, the core mod) played on a pool of one thread and of two.
 //! Throughput is in runs, so criterion prints runs per second.
 //!
-//! Run with `cargo bench -p rampart-core --bench simulate`; results go in
+//! Run with `cargo bench -p rampart-benches --bench simulate`; results go in
 //! docs/benchmarks.md.
 
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! every iteration measures the same work: movement queries, targeting, firing, shots and
 //! hooks). A tenth of the towers run a Lua `on_tick` hook and react to their own shots.
 //!
-//! Run with `cargo bench -p rampart-core --bench battle`; results go in docs/benchmarks.md.
+//! Run with `cargo bench -p rampart-benches --bench battle`; results go in docs/benchmarks.md.
 
 use std::hint::black_box;
 use std::path::Path;

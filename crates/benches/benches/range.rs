@@ -3,7 +3,7 @@
 //! hills. Measured whole, and as the client computes it — a fixed number of point tests per
 //! frame — against the goal that no frame spends more than 16 ms on it.
 //!
-//! Run with `cargo bench -p rampart-core --bench range`; results go in docs/benchmarks.md.
+//! Run with `cargo bench -p rampart-benches --bench range`; results go in docs/benchmarks.md.
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Chain dispatch and Lua callback costs, against the brief's budgets: a Rust-only chain
 //! dispatch at most 50 ns per registration, a Lua hook call at most 1 µs.
 //!
-//! Run with `cargo bench -p rampart-core --bench chains`; results go in
+//! Run with `cargo bench -p rampart-benches --bench chains`; results go in
 //! docs/benchmarks.md.
 
 use std::hint::black_box;
