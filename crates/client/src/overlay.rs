@@ -74,13 +74,9 @@ fn build(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let Some(session) = game.0.as_ref() else {
+    let Some(world) = game.world() else {
         return;
     };
-    let Some(field) = session.battle.field() else {
-        return;
-    };
-    let world = field.world();
     if let Some(overlay) = &overlay {
         if Arc::ptr_eq(&overlay.world, world) {
             return;

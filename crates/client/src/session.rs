@@ -18,7 +18,7 @@ use rampart_core::content::acts::NodeKind;
 use rampart_core::content::{BlueprintId, BlueprintKind, ContentDb};
 use rampart_core::mapgen::NodeId;
 use rampart_core::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
-use rampart_core::worldgen::Pos;
+use rampart_core::worldgen::{Pos, World};
 
 /// The most ticks one frame runs, so a slow frame does not snowball into slower ones.
 const MAX_TICKS_PER_FRAME: u32 = 8;
@@ -27,6 +27,14 @@ const MAX_TICKS_PER_FRAME: u32 = 8;
 /// state, which never leaves the thread that made it.
 #[derive(Default)]
 pub struct Game(pub Option<Session>);
+
+impl Game {
+    /// The world of the battle being played: none without a session or before its battle has a
+    /// field.
+    pub fn world(&self) -> Option<&Arc<World>> {
+        Some(self.0.as_ref()?.battle.field()?.world())
+    }
+}
 
 /// The run, and the level and battle of its current battle (on the map, the next battle's, not
 /// played yet).

@@ -83,13 +83,9 @@ fn rebuild(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let Some(session) = game.0.as_ref() else {
+    let Some(world) = game.world() else {
         return;
     };
-    let Some(field) = session.battle.field() else {
-        return;
-    };
-    let world = field.world();
     if built
         .0
         .as_ref()

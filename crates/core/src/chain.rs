@@ -125,13 +125,38 @@ struct Entry<S, F: ?Sized> {
 type List<S, F> = Rc<Vec<Rc<Entry<S, F>>>>;
 
 /// The registrations of one kind (modifiers or reactions) of one chain, split into a global list
-/// and one list per subject so a run only looks at what can apply to its payload.
-struct Registry<S, F: ?Sized> {
+/// and one list per subject so a run only looks at what can apply to its payload. Chains hold
+/// them; only this module makes and reads them.
+pub struct Registry<S, F: ?Sized> {
     global: List<S, F>,
     scoped: FxHashMap<S, List<S, F>>,
     /// Where each owner's registrations are, for removal with the owner.
     by_owner: FxHashMap<Owner<S>, Vec<(Scope<S>, u64)>>,
     next_id: u64,
+}
+
+/// What a chain does with its registrations whatever their callbacks: remove and count them. A
+/// [`Registry`] is one list of them; a command's modifiers and reactions are a pair of lists.
+pub trait Registrations {
+    /// The key scoped registrations are about (an entity id).
+    type Subject;
+
+    /// Removes one registration. Returns whether it existed.
+    fn remove(&mut self, id: RegistrationId) -> bool;
+
+    /// Removes everything `owner` registered here; returns how many registrations went.
+    fn remove_owner(&mut self, owner: Owner<Self::Subject>) -> usize;
+
+    /// Removes every registration scoped to `subject`.
+    fn remove_subject(&mut self, subject: Self::Subject);
+
+    /// The number of registrations.
+    fn len(&self) -> usize;
+
+    /// Whether there is no registration.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
@@ -192,6 +217,17 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
         }
     }
 
+    fn snapshot(&self, subject: Option<S>) -> Snapshot<S, F> {
+        Snapshot {
+            global: self.global.clone(),
+            scoped: subject.and_then(|s| self.scoped.get(&s).cloned()),
+        }
+    }
+}
+
+impl<S: Copy + Eq + Hash, F: ?Sized> Registrations for Registry<S, F> {
+    type Subject = S;
+
     fn remove(&mut self, id: RegistrationId) -> bool {
         let found = self.by_owner.iter().find_map(|(owner, regs)| {
             regs.iter()
@@ -239,13 +275,6 @@ impl<S: Copy + Eq + Hash, F: ?Sized> Registry<S, F> {
     fn len(&self) -> usize {
         self.global.len() + self.scoped.values().map(|l| l.len()).sum::<usize>()
     }
-
-    fn snapshot(&self, subject: Option<S>) -> Snapshot<S, F> {
-        Snapshot {
-            global: self.global.clone(),
-            scoped: subject.and_then(|s| self.scoped.get(&s).cloned()),
-        }
-    }
 }
 
 /// The registrations that apply to one payload, frozen at the start of a run.
@@ -292,28 +321,88 @@ pub type ProviderFn<C, I, O> = dyn Fn(&mut C, &I) -> O;
 /// A query modifier: adjusts the value, seeing the input.
 pub type QueryModifierFn<C, I, O> = dyn Fn(&mut C, &I, &mut O);
 
-/// A modifiable command carrying payloads of type `T`.
-pub struct Command<C, S, T> {
+/// One chain: its name, its registrations `R` and what its kind adds, `X`. The kinds are
+/// [`Command`], [`Query`] and [`Event`]; what every kind does with its registrations is written
+/// here, once.
+pub struct Chain<R, X> {
     name: &'static str,
-    modifiers: Registry<S, ModifierFn<C, T>>,
-    handler: Option<Rc<HandlerFn<C, T>>>,
-    reactions: Registry<S, ReactionFn<C, T>>,
+    registrations: R,
+    /// A command's handler, a query's provider; nothing for an event.
+    own: X,
 }
+
+impl<R: Registrations, X> Chain<R, X> {
+    /// The chain's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Removes one registration (a modifier or a reaction). Returns whether it existed.
+    pub fn remove(&mut self, id: RegistrationId) -> bool {
+        self.registrations.remove(id)
+    }
+
+    /// Removes everything `owner` registered here; returns how many registrations went.
+    pub fn remove_owner(&mut self, owner: Owner<R::Subject>) -> usize {
+        self.registrations.remove_owner(owner)
+    }
+
+    /// Removes every registration scoped to `subject`.
+    pub fn remove_subject(&mut self, subject: R::Subject) {
+        self.registrations.remove_subject(subject);
+    }
+
+    /// The number of modifiers and reactions (a command's handler and a query's provider not
+    /// counted).
+    pub fn len(&self) -> usize {
+        self.registrations.len()
+    }
+
+    /// Whether no modifier or reaction is registered.
+    pub fn is_empty(&self) -> bool {
+        self.registrations.is_empty()
+    }
+}
+
+/// A command's modifiers and reactions: one chain's two lists, removed from and counted as one.
+impl<A: Registrations, B: Registrations<Subject = A::Subject>> Registrations for (A, B)
+where
+    A::Subject: Copy,
+{
+    type Subject = A::Subject;
+
+    fn remove(&mut self, id: RegistrationId) -> bool {
+        self.0.remove(id) || self.1.remove(id)
+    }
+
+    fn remove_owner(&mut self, owner: Owner<Self::Subject>) -> usize {
+        self.0.remove_owner(owner) + self.1.remove_owner(owner)
+    }
+
+    fn remove_subject(&mut self, subject: Self::Subject) {
+        self.0.remove_subject(subject);
+        self.1.remove_subject(subject);
+    }
+
+    fn len(&self) -> usize {
+        self.0.len() + self.1.len()
+    }
+}
+
+/// A modifiable command carrying payloads of type `T`: modifiers and reactions, and its handler.
+pub type Command<C, S, T> = Chain<
+    (Registry<S, ModifierFn<C, T>>, Registry<S, ReactionFn<C, T>>),
+    Option<Rc<HandlerFn<C, T>>>,
+>;
 
 impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
     /// A command called `name`, with no handler and no registrations.
     pub fn new(name: &'static str) -> Self {
-        Command {
+        Chain {
             name,
-            modifiers: Registry::new(),
-            handler: None,
-            reactions: Registry::new(),
+            registrations: (Registry::new(), Registry::new()),
+            own: None,
         }
-    }
-
-    /// The chain's name.
-    pub fn name(&self) -> &'static str {
-        self.name
     }
 
     /// Installs the single handler. Fails if one is already installed.
@@ -321,10 +410,10 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
         &mut self,
         handler: impl Fn(&mut C, &mut T) + 'static,
     ) -> Result<(), ChainError> {
-        if self.handler.is_some() {
+        if self.own.is_some() {
             return Err(ChainError::HandlerTaken);
         }
-        self.handler = Some(Rc::new(handler));
+        self.own = Some(Rc::new(handler));
         Ok(())
     }
 
@@ -339,7 +428,8 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
         if priority >= 0 {
             return Err(ChainError::ModifierPriority(priority));
         }
-        Ok(self.modifiers.add(owner, scope, priority, f))
+        let (modifiers, _) = &mut self.registrations;
+        Ok(modifiers.add(owner, scope, priority, f))
     }
 
     /// Registers a reaction. `priority` must be positive.
@@ -353,33 +443,8 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
         if priority <= 0 {
             return Err(ChainError::ReactionPriority(priority));
         }
-        Ok(self.reactions.add(owner, scope, priority, f))
-    }
-
-    /// Removes one registration (modifier or reaction). Returns whether it existed.
-    pub fn remove(&mut self, id: RegistrationId) -> bool {
-        self.modifiers.remove(id) || self.reactions.remove(id)
-    }
-
-    /// Removes everything `owner` registered here; returns how many registrations went.
-    pub fn remove_owner(&mut self, owner: Owner<S>) -> usize {
-        self.modifiers.remove_owner(owner) + self.reactions.remove_owner(owner)
-    }
-
-    /// Removes every registration scoped to `subject`.
-    pub fn remove_subject(&mut self, subject: S) {
-        self.modifiers.remove_subject(subject);
-        self.reactions.remove_subject(subject);
-    }
-
-    /// The number of modifiers and reactions (the handler not counted).
-    pub fn len(&self) -> usize {
-        self.modifiers.len() + self.reactions.len()
-    }
-
-    /// Whether no modifier or reaction is registered.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        let (_, reactions) = &mut self.registrations;
+        Ok(reactions.add(owner, scope, priority, f))
     }
 
     /// Runs `payload` through the command found in `ctx` by `chain`.
@@ -387,10 +452,11 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
         let subject = payload.subject();
         let (modifiers, handler, reactions) = {
             let command = chain(ctx);
+            let (modifiers, reactions) = &command.registrations;
             (
-                command.modifiers.snapshot(subject),
-                command.handler.clone(),
-                command.reactions.snapshot(subject),
+                modifiers.snapshot(subject),
+                command.own.clone(),
+                reactions.snapshot(subject),
             )
         };
         let mut cancelled = false;
@@ -414,26 +480,18 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Command<C, S, T> {
     }
 }
 
-/// A modifiable query from inputs `I` to values `O`.
-pub struct Query<C, S, I, O> {
-    name: &'static str,
-    provider: Rc<ProviderFn<C, I, O>>,
-    modifiers: Registry<S, QueryModifierFn<C, I, O>>,
-}
+/// A modifiable query from inputs `I` to values `O`: modifiers, and the provider of the base
+/// value.
+pub type Query<C, S, I, O> = Chain<Registry<S, QueryModifierFn<C, I, O>>, Rc<ProviderFn<C, I, O>>>;
 
 impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
     /// A query called `name` whose base value comes from `provider`.
     pub fn new(name: &'static str, provider: impl Fn(&mut C, &I) -> O + 'static) -> Self {
-        Query {
+        Chain {
             name,
-            provider: Rc::new(provider),
-            modifiers: Registry::new(),
+            registrations: Registry::new(),
+            own: Rc::new(provider),
         }
-    }
-
-    /// The chain's name.
-    pub fn name(&self) -> &'static str {
-        self.name
     }
 
     /// Registers a modifier. Any priority is allowed; lower runs first.
@@ -444,32 +502,7 @@ impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
         priority: Priority,
         f: Box<QueryModifierFn<C, I, O>>,
     ) -> RegistrationId {
-        self.modifiers.add(owner, scope, priority, f)
-    }
-
-    /// Removes one modifier. Returns whether it existed.
-    pub fn remove(&mut self, id: RegistrationId) -> bool {
-        self.modifiers.remove(id)
-    }
-
-    /// Removes everything `owner` registered here; returns how many registrations went.
-    pub fn remove_owner(&mut self, owner: Owner<S>) -> usize {
-        self.modifiers.remove_owner(owner)
-    }
-
-    /// Removes every modifier scoped to `subject`.
-    pub fn remove_subject(&mut self, subject: S) {
-        self.modifiers.remove_subject(subject);
-    }
-
-    /// The number of modifiers.
-    pub fn len(&self) -> usize {
-        self.modifiers.len()
-    }
-
-    /// Whether no modifier is registered.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.registrations.add(owner, scope, priority, f)
     }
 
     /// Computes the value of the query found in `ctx` by `chain` for `input`.
@@ -477,8 +510,8 @@ impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
         let (provider, modifiers) = {
             let query = chain(ctx);
             (
-                query.provider.clone(),
-                query.modifiers.snapshot(input.subject()),
+                query.own.clone(),
+                query.registrations.snapshot(input.subject()),
             )
         };
         let mut value = provider(ctx, input);
@@ -491,29 +524,22 @@ impl<C, S: Copy + Eq + Hash, I: Subject<S>, O> Query<C, S, I, O> {
 
     /// The provider's base value alone, without modifiers.
     pub fn base(ctx: &mut C, chain: impl Fn(&C) -> &Self, input: &I) -> O {
-        let provider = chain(ctx).provider.clone();
+        let provider = chain(ctx).own.clone();
         provider(ctx, input)
     }
 }
 
-/// An event reaction chain for payloads of type `T`.
-pub struct Event<C, S, T> {
-    name: &'static str,
-    reactions: Registry<S, ReactionFn<C, T>>,
-}
+/// An event reaction chain for payloads of type `T`: reactions only.
+pub type Event<C, S, T> = Chain<Registry<S, ReactionFn<C, T>>, ()>;
 
 impl<C, S: Copy + Eq + Hash, T: Subject<S>> Event<C, S, T> {
     /// An event called `name`, with no reactions.
     pub fn new(name: &'static str) -> Self {
-        Event {
+        Chain {
             name,
-            reactions: Registry::new(),
+            registrations: Registry::new(),
+            own: (),
         }
-    }
-
-    /// The chain's name.
-    pub fn name(&self) -> &'static str {
-        self.name
     }
 
     /// Registers a reaction. Any priority is allowed; lower runs first.
@@ -524,37 +550,12 @@ impl<C, S: Copy + Eq + Hash, T: Subject<S>> Event<C, S, T> {
         priority: Priority,
         f: Box<ReactionFn<C, T>>,
     ) -> RegistrationId {
-        self.reactions.add(owner, scope, priority, f)
-    }
-
-    /// Removes one reaction. Returns whether it existed.
-    pub fn remove(&mut self, id: RegistrationId) -> bool {
-        self.reactions.remove(id)
-    }
-
-    /// Removes everything `owner` registered here; returns how many registrations went.
-    pub fn remove_owner(&mut self, owner: Owner<S>) -> usize {
-        self.reactions.remove_owner(owner)
-    }
-
-    /// Removes every reaction scoped to `subject`.
-    pub fn remove_subject(&mut self, subject: S) {
-        self.reactions.remove_subject(subject);
-    }
-
-    /// The number of reactions.
-    pub fn len(&self) -> usize {
-        self.reactions.len()
-    }
-
-    /// Whether no reaction is registered.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.registrations.add(owner, scope, priority, f)
     }
 
     /// Notifies the reactions of the event found in `ctx` by `chain`.
     pub fn emit(ctx: &mut C, chain: impl Fn(&C) -> &Self, payload: &T) {
-        let reactions = chain(ctx).reactions.snapshot(payload.subject());
+        let reactions = chain(ctx).registrations.snapshot(payload.subject());
         reactions.for_each(|entry| {
             (entry.callback)(ctx, payload);
             true
@@ -627,31 +628,55 @@ mod tests {
         Command::run(ctx, |c: &Ctx| &c.cmd, p)
     }
 
+    impl Ctx {
+        /// Registers a modifier of the engine on every payload of the command.
+        fn modifier(
+            &mut self,
+            priority: Priority,
+            f: impl Fn(&mut Ctx, &mut Payload) -> Flow + 'static,
+        ) -> RegistrationId {
+            self.modifier_of(Owner::Engine, Scope::Global, priority, f)
+        }
+
+        /// Registers a modifier of `owner` on the command's payloads in `scope`.
+        fn modifier_of(
+            &mut self,
+            owner: Owner<u32>,
+            scope: Scope<u32>,
+            priority: Priority,
+            f: impl Fn(&mut Ctx, &mut Payload) -> Flow + 'static,
+        ) -> RegistrationId {
+            self.cmd
+                .modify(owner, scope, priority, Box::new(f))
+                .unwrap()
+        }
+
+        /// Registers a reaction of the engine to every payload of the command.
+        fn reaction(
+            &mut self,
+            priority: Priority,
+            f: impl Fn(&mut Ctx, &Payload) + 'static,
+        ) -> RegistrationId {
+            let f = Box::new(f);
+            self.cmd
+                .react(Owner::Engine, Scope::Global, priority, f)
+                .unwrap()
+        }
+    }
+
     #[test]
     fn modifiers_run_by_priority_then_registration_order() {
         let mut ctx = with_handler();
         for (prio, tag) in [(-1, "a"), (-5, "b"), (-1, "c"), (-3, "d")] {
-            ctx.cmd
-                .modify(
-                    Owner::Engine,
-                    Scope::Global,
-                    prio,
-                    Box::new(move |c: &mut Ctx, p: &mut Payload| {
-                        c.log.push(tag.to_string());
-                        p.amount += 1;
-                        Flow::Continue
-                    }),
-                )
-                .unwrap();
+            ctx.modifier(prio, move |c: &mut Ctx, p: &mut Payload| {
+                c.log.push(tag.to_string());
+                p.amount += 1;
+                Flow::Continue
+            });
         }
-        ctx.cmd
-            .react(
-                Owner::Engine,
-                Scope::Global,
-                2,
-                Box::new(|c: &mut Ctx, p: &Payload| c.log.push(format!("saw {}", p.amount))),
-            )
-            .unwrap();
+        ctx.reaction(2, |c: &mut Ctx, p: &Payload| {
+            c.log.push(format!("saw {}", p.amount))
+        });
         let out = run(&mut ctx, payload(None, 10));
         assert_eq!(out, Outcome::Applied(payload(None, 14)));
         assert_eq!(ctx.log, ["b", "d", "a", "c", "handle 14", "saw 14"]);
@@ -660,33 +685,12 @@ mod tests {
     #[test]
     fn cancel_stops_handler_and_reactions() {
         let mut ctx = with_handler();
-        ctx.cmd
-            .modify(
-                Owner::Engine,
-                Scope::Global,
-                -2,
-                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
-            )
-            .unwrap();
-        ctx.cmd
-            .modify(
-                Owner::Engine,
-                Scope::Global,
-                -1,
-                Box::new(|c: &mut Ctx, _: &mut Payload| {
-                    c.log.push("late modifier".into());
-                    Flow::Continue
-                }),
-            )
-            .unwrap();
-        ctx.cmd
-            .react(
-                Owner::Engine,
-                Scope::Global,
-                1,
-                Box::new(|c: &mut Ctx, _: &Payload| c.log.push("reaction".into())),
-            )
-            .unwrap();
+        ctx.modifier(-2, |_: &mut Ctx, _: &mut Payload| Flow::Cancel);
+        ctx.modifier(-1, |c: &mut Ctx, _: &mut Payload| {
+            c.log.push("late modifier".into());
+            Flow::Continue
+        });
+        ctx.reaction(1, |c: &mut Ctx, _: &Payload| c.log.push("reaction".into()));
         assert!(run(&mut ctx, payload(None, 3)).is_cancelled());
         assert!(ctx.log.is_empty());
         assert_eq!(ctx.total, 0);
@@ -718,17 +722,10 @@ mod tests {
     #[test]
     fn scoped_registrations_only_see_their_subject() {
         let mut ctx = with_handler();
-        ctx.cmd
-            .modify(
-                Owner::Entity(7),
-                Scope::Subject(7),
-                -1,
-                Box::new(|_: &mut Ctx, p: &mut Payload| {
-                    p.amount *= 2;
-                    Flow::Continue
-                }),
-            )
-            .unwrap();
+        ctx.modifier_of(Owner::Entity(7), Scope::Subject(7), -1, |_, p| {
+            p.amount *= 2;
+            Flow::Continue
+        });
         assert_eq!(
             run(&mut ctx, payload(Some(7), 5)).applied().unwrap().amount,
             10
@@ -808,17 +805,10 @@ mod tests {
     #[test]
     fn removing_a_subject_drops_its_scoped_list_and_owner_index() {
         let mut ctx = with_handler();
-        ctx.cmd
-            .modify(
-                Owner::Entity(1),
-                Scope::Subject(2),
-                -1,
-                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
-            )
-            .unwrap();
+        ctx.modifier_of(Owner::Entity(1), Scope::Subject(2), -1, |_, _| Flow::Cancel);
         ctx.cmd.remove_subject(2);
         assert!(ctx.cmd.is_empty());
-        assert!(ctx.cmd.modifiers.by_owner.is_empty());
+        assert!(ctx.cmd.registrations.0.by_owner.is_empty());
         assert!(!run(&mut ctx, payload(Some(2), 1)).is_cancelled());
     }
 
@@ -826,51 +816,23 @@ mod tests {
     fn removal_during_a_run_takes_effect_immediately() {
         let mut ctx = with_handler();
         // The first modifier removes the owner of the second one mid-run.
-        ctx.cmd
-            .modify(
-                Owner::Engine,
-                Scope::Global,
-                -2,
-                Box::new(|c: &mut Ctx, _: &mut Payload| {
-                    c.cmd.remove_owner(Owner::Entity(9));
-                    Flow::Continue
-                }),
-            )
-            .unwrap();
-        ctx.cmd
-            .modify(
-                Owner::Entity(9),
-                Scope::Global,
-                -1,
-                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
-            )
-            .unwrap();
+        ctx.modifier(-2, |c: &mut Ctx, _: &mut Payload| {
+            c.cmd.remove_owner(Owner::Entity(9));
+            Flow::Continue
+        });
+        ctx.modifier_of(Owner::Entity(9), Scope::Global, -1, |_, _| Flow::Cancel);
         assert!(!run(&mut ctx, payload(None, 1)).is_cancelled());
     }
 
     #[test]
     fn registration_during_a_run_applies_from_the_next_run() {
         let mut ctx = with_handler();
-        ctx.cmd
-            .react(
-                Owner::Engine,
-                Scope::Global,
-                1,
-                Box::new(|c: &mut Ctx, _: &Payload| {
-                    c.log.push("outer".into());
-                    if c.log.iter().filter(|l| *l == "outer").count() == 1 {
-                        c.cmd
-                            .react(
-                                Owner::Engine,
-                                Scope::Global,
-                                2,
-                                Box::new(|c: &mut Ctx, _: &Payload| c.log.push("added".into())),
-                            )
-                            .unwrap();
-                    }
-                }),
-            )
-            .unwrap();
+        ctx.reaction(1, |c: &mut Ctx, _: &Payload| {
+            c.log.push("outer".into());
+            if c.log.iter().filter(|l| *l == "outer").count() == 1 {
+                c.reaction(2, |c: &mut Ctx, _: &Payload| c.log.push("added".into()));
+            }
+        });
         run(&mut ctx, payload(None, 1));
         assert!(!ctx.log.contains(&"added".to_string()));
         run(&mut ctx, payload(None, 1));
@@ -882,20 +844,13 @@ mod tests {
         // A modifier that cancels the command and runs it again with another amount, as the
         // energy-to-materials building does with two different commands.
         let mut ctx = with_handler();
-        ctx.cmd
-            .modify(
-                Owner::Engine,
-                Scope::Global,
-                -1,
-                Box::new(|c: &mut Ctx, p: &mut Payload| {
-                    if p.amount < 0 {
-                        run(c, payload(None, -p.amount));
-                        return Flow::Cancel;
-                    }
-                    Flow::Continue
-                }),
-            )
-            .unwrap();
+        ctx.modifier(-1, |c: &mut Ctx, p: &mut Payload| {
+            if p.amount < 0 {
+                run(c, payload(None, -p.amount));
+                return Flow::Cancel;
+            }
+            Flow::Continue
+        });
         assert!(run(&mut ctx, payload(None, -4)).is_cancelled());
         assert_eq!(ctx.total, 4);
     }
@@ -943,15 +898,7 @@ mod tests {
     #[test]
     fn remove_by_id() {
         let mut ctx = with_handler();
-        let id = ctx
-            .cmd
-            .modify(
-                Owner::Engine,
-                Scope::Global,
-                -1,
-                Box::new(|_: &mut Ctx, _: &mut Payload| Flow::Cancel),
-            )
-            .unwrap();
+        let id = ctx.modifier(-1, |_: &mut Ctx, _: &mut Payload| Flow::Cancel);
         assert!(ctx.cmd.remove(id));
         assert!(!ctx.cmd.remove(id));
         assert!(!run(&mut ctx, payload(None, 1)).is_cancelled());

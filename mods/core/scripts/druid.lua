@@ -1,16 +1,12 @@
 -- Druids: every `every` ticks, heal each attacker within `radius` tiles (the druid too) by `heal`.
 
-local every = require("lib/every")
+local aura = require("lib/aura")
 
 return {
-    on_spawn = every.start,
+    on_spawn = aura.start,
 
     on_tick = function(self, game)
-        if not every.due(self, game) then
-            return
-        end
-        local x, y = self:position()
-        for _, attacker in game:attackers_near(x, y, self:param("radius")) do
+        for _, attacker in aura.attackers(self, game) do
             game:command("heal", { target = attacker, amount = self:param("heal"), source = self.entity })
         end
     end,

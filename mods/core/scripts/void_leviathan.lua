@@ -1,17 +1,16 @@
 -- Void Leviathan: every `every` ticks, paralyzes the nearest building within `radius` tiles
 -- (not the Hub) for `ticks` ticks. Ties go to the building with the lower id.
 
-local every = require("lib/every")
+local aura = require("lib/aura")
 
 return {
-    on_spawn = every.start,
+    on_spawn = aura.start,
 
     on_tick = function(self, game)
-        if not every.due(self, game) then
+        local x, y, radius = aura.pulse(self, game)
+        if x == nil then
             return
         end
-        local x, y = self:position()
-        local radius = self:param("radius")
         local nearest, best = nil, radius * radius
         for _, building in game:entities("building") do
             if building:type() ~= "core:hub" then

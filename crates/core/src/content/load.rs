@@ -298,20 +298,13 @@ fn load_terrains(info: &ModInfo, db: &mut ContentDb, loading: &mut Loading) {
     for (_, file) in loading.read_all(info, "terrain", "terrain") {
         let diagnostics = &mut loading.diagnostics;
         let path = file.path.clone();
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !valid_name(&stem) {
-            diagnostics.push(
-                Diagnostic::error(format!("`{stem}` cannot be used as a terrain type name"))
-                    .in_file(&path)
-                    .help("file names become ids: use lowercase letters, digits, `_` and `-`")
-                    .for_mod(info.id()),
-            );
-            continue;
-        }
-        let id = format!("{}:{stem}", info.id());
+        let id = match id_of_file(info.id(), &path, "a terrain type name") {
+            Ok(id) => id,
+            Err(d) => {
+                diagnostics.push(d);
+                continue;
+            }
+        };
         if let Some(first) = db.terrain_files.get(&id) {
             diagnostics.push(
                 Diagnostic::error(format!(
@@ -366,6 +359,24 @@ pub(super) fn valid_name(name: &str) -> bool {
     crate::modding::manifest::is_valid_mod_id(name)
 }
 
+/// The id a file's name gives what it defines in mod `mod_id` (`mod:stem`), or the error that
+/// its name cannot be part of an id (`what` says what the name would have been).
+fn id_of_file(mod_id: &str, path: &Path, what: &str) -> Result<String, Diagnostic> {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !valid_name(&stem) {
+        return Err(
+            Diagnostic::error(format!("`{stem}` cannot be used as {what}"))
+                .in_file(path)
+                .help("file names become ids: use lowercase letters, digits, `_` and `-`")
+                .for_mod(mod_id),
+        );
+    }
+    Ok(format!("{mod_id}:{stem}"))
+}
+
 #[derive(serde::Deserialize)]
 struct Peek {
     overrides: Option<String>,
@@ -393,20 +404,13 @@ fn load_kind<T: Kind>(
             apply_override(info, source, &target, items, overrides, diagnostics);
             continue;
         }
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !valid_name(&stem) {
-            diagnostics.push(
-                Diagnostic::error(format!("`{stem}` cannot be used as a content name"))
-                    .in_file(&path)
-                    .help("file names become ids: use lowercase letters, digits, `_` and `-`")
-                    .for_mod(mod_id),
-            );
-            continue;
-        }
-        let id = format!("{mod_id}:{stem}");
+        let id = match id_of_file(mod_id, &path, "a content name") {
+            Ok(id) => id,
+            Err(d) => {
+                diagnostics.push(d);
+                continue;
+            }
+        };
         if let Some(first) = items.get(&id) {
             diagnostics.push(
                 Diagnostic::error(format!(
