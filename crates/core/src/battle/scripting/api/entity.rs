@@ -8,7 +8,7 @@ use super::handles::{
 };
 use super::types::{Word, api_functions, record};
 use super::{changing_battle, locate, query, with_battle};
-use crate::battle::{Effect, EntityKind, Lasting};
+use crate::battle::entity::{Effect, EntityKind, Lasting};
 use crate::content::{Param, Size};
 use rampart_lua::{Fault, ScriptErrorKind};
 

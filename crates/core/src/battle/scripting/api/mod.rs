@@ -7,32 +7,31 @@ mod deprecated;
 mod draw;
 mod entity;
 mod game;
-mod handles;
+pub(super) mod handles;
+mod registration;
 mod storage;
-mod types;
+pub(super) mod types;
 
 use mlua::{Function, Lua, Table, Value};
 
-use super::HostLink;
-use super::register::{REGISTRATION, Registration, RegistrationKind};
-use crate::battle::{Battle, EntityId, Scope, chains};
+use super::chains;
+use super::lend::HostLink;
+use crate::battle::core::Battle;
+use crate::battle::entity::EntityId;
+use crate::battle::state::Scope;
 use rampart_lua::{Fault, ScriptErrorKind};
+use registration::{REGISTRATION, Registration, RegistrationKind};
 
 pub use deprecated::{DEPRECATED, Deprecated};
 pub(crate) use handles::ENTITY;
 use handles::{
     ApiTables, ChainName, EntityArg, HANDLE_FIELDS, INSTANCE_FIELDS, Modifier, Reaction,
 };
-pub(crate) use handles::{
-    Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
-    entity_from_lua, entity_id_of, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
-};
+pub(crate) use handles::{HandleCache, entity_to_lua, tables};
 pub use types::{
     Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,
 };
-pub(crate) use types::{
-    Args, LuaReturns, LuaTyped, Signature, Word, api_functions, install_functions, lua_name,
-};
+use types::{api_functions, install_functions};
 
 /// An object of the API as the definitions declare it.
 #[derive(Clone, Copy, Debug)]

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use super::super::api::{Access, Class, ENTITY_LIKE, LuaType, Record, TableField};
+use super::super::api::types::{Access, Class, ENTITY_LIKE, LuaType, Record, TableField};
 use super::super::payload::{Domain, LuaShape};
-use crate::battle::chains::{ChainInfo, ChainKind};
+use crate::battle::chains::ChainKind;
 use crate::battle::mod_chains::intern;
+use crate::battle::scripting::chains::ChainInfo;
 use crate::content::ContentDb;
 use crate::content::chains::{ChainDecl, DeclaredKind, FieldType};
 

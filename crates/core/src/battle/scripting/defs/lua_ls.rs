@@ -6,7 +6,7 @@ use super::{
     Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
     Ty, field_doc, hooks, made_by, one_paragraph, wrap,
 };
-use crate::battle::scripting::api::Class;
+use crate::battle::scripting::api::types::Class;
 
 /// The script API as Lua Language Server annotations, with the chains `declared` for one mod.
 pub fn lua_ls(declared: &ModChains) -> String {

@@ -5,7 +5,7 @@ use super::{
     Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
     Ty, field_doc, hooks, made_by, wrap,
 };
-use crate::battle::scripting::api::Class;
+use crate::battle::scripting::api::types::Class;
 
 /// The script API as a Luau definitions file, with the chains `declared` for one mod.
 pub fn luau(declared: &ModChains) -> String {

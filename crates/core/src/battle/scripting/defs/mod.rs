@@ -16,12 +16,13 @@ pub use declared::ModChains;
 pub use lua_ls::lua_ls;
 pub use luau::luau;
 
-use super::Hook;
-use super::api::{
-    Access, ApiFunction, CLASSES, ChainPart, Class, ClassDef, DEPRECATED, Deprecated, LuaType,
-    Record,
+use crate::battle::chains::ChainKind;
+use crate::battle::core::{Chains, Hook};
+use crate::battle::scripting::api::types::{
+    Access, ApiFunction, ChainPart, Class, LuaType, Record,
 };
-use crate::battle::chains::{ChainInfo, ChainKind, Chains};
+use crate::battle::scripting::api::{CLASSES, ClassDef, DEPRECATED, Deprecated};
+use crate::battle::scripting::chains::ChainInfo;
 
 /// A Lua type resolved for one signature (a chain's parts made concrete).
 #[derive(Clone, Debug)]
