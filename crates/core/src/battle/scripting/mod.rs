@@ -1,7 +1,8 @@
 //! Mod scripts in a battle — the Lua edge of the battle, all in this folder: one sandboxed VM
 //! per mod and the behaviour hooks of scripted entities (here), lending the battle to Lua for
 //! the length of a call ([`lend`]; it and the stack pushes of `api::handles` hold the `unsafe`),
-//! script callbacks on the chains ([`register`]), payloads as Lua tables ([`payload`]), and the
+//! script callbacks on the chains ([`register`]), the chains by the names scripts give
+//! ([`chains`]), payloads as Lua tables ([`payload`]), and the
 //! API scripts call ([`api`]: `game`, entity handles), documented for modders in
 //! `docs/modding/lua-api.md`, and what each script's calls cost ([`cost`]).
 //!

@@ -4,8 +4,8 @@
 
 use mlua::{FromLua, Lua, Value};
 
+use super::call::with_battle;
 use super::types::{LuaType, LuaTyped, record};
-use super::with_battle;
 use crate::battle::entity::Position;
 use crate::battle::log::LogKind;
 use crate::battle::scripting::lend::HostLink;

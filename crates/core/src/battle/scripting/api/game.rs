@@ -4,6 +4,8 @@ use mlua::{Lua, Table, Value, Variadic};
 
 use glam::DVec2;
 
+use super::call::{changing_battle, locate, query, register, too_deep, with_battle};
+use super::deprecated;
 use super::draw::{self, Options};
 use super::handles::{
     Callback, ChainName, CommandPayload, CommandResult, EntityValue, EventPayload, Handle,
@@ -12,7 +14,6 @@ use super::handles::{
 use super::registration::{Registration, RegistrationKind};
 use super::storage::Top;
 use super::types::{Word, api_functions, install_functions, record};
-use super::{changing_battle, deprecated, locate, query, register, too_deep, with_battle};
 use crate::battle::core::Battle;
 use crate::battle::effects::BUILT_IN_EFFECTS;
 use crate::battle::entity::{Effect, EntityId, EntityKind, Lasting, Stacking};

@@ -16,9 +16,9 @@ use mlua::{
     Value,
 };
 
+use super::call::{changing_battle, with_battle};
 use super::handles::{entity_id_of, tables};
 use super::types::{Class, LuaType, LuaTyped};
-use super::{changing_battle, with_battle};
 use crate::battle::core::Battle;
 use crate::battle::scripting::lend::HostLink;
 use crate::battle::storage::{

@@ -2,7 +2,7 @@
 //! `---@field`, `---@param`, `---@return` and `---@overload` comments on empty stubs, which is
 //! itself a Lua chunk that runs.
 
-use super::{
+use super::model::{
     Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
     Ty, field_doc, hooks, made_by, one_paragraph, wrap,
 };
@@ -165,11 +165,11 @@ impl Syntax for LuaLs {
 }
 
 fn ty(t: &Ty) -> String {
-    super::ty::<LuaLs>(t)
+    super::model::ty::<LuaLs>(t)
 }
 
 fn grouped(t: &Ty) -> String {
-    super::grouped::<LuaLs>(t)
+    super::model::grouped::<LuaLs>(t)
 }
 
 /// `text` as `---` comment lines: the description of what follows.
