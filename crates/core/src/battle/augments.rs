@@ -3,9 +3,9 @@
 //! so every value a player sees or a rule uses goes through them. Their scripts, if any, are
 //! attached to each entity by the script host like a blueprint's own.
 
-use super::chains::{Damage, StatOf};
+use super::core::{Battle, Qry};
 use super::entity::EntityKind;
-use super::{Battle, Qry};
+use super::payloads::{Damage, StatOf};
 use crate::chain::{Flow, Owner, Scope};
 use crate::content::augments::Change;
 use crate::content::{BlueprintId, Cost};

@@ -5,27 +5,9 @@
 //! abilities are not stopped.
 
 use glam::DVec2;
-use serde::{Deserialize, Serialize};
 
-use super::Battle;
-
-/// A circle that stops flying shots from outside.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Barrier {
-    /// Its centre on the ground plane.
-    pub center: DVec2,
-    /// Its radius in tiles.
-    pub radius: f64,
-    /// Ticks it still stands.
-    pub ticks_left: u32,
-}
-
-impl Barrier {
-    /// Whether `p` is inside.
-    pub fn contains(&self, p: DVec2) -> bool {
-        p.distance(self.center) <= self.radius
-    }
-}
+use super::core::Battle;
+use super::state::Barrier;
 
 impl Battle {
     /// Raises a barrier that stands for `ticks` ticks.

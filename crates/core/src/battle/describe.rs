@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::chains::StatOf;
+use super::core::{Battle, Qry};
 use super::entity::{EntityId, EntityKind};
-use super::{Battle, BattleConfig, Start};
+use super::payloads::StatOf;
+use super::state::{BattleConfig, Start};
 use crate::content::describe::{self, AttackerNow, BlueprintNow, Quality, RichText};
 use crate::content::{Blueprint, BlueprintId, ContentDb, Cost};
 use crate::rng::Seed;
@@ -73,7 +74,7 @@ impl Battle {
         let stat = StatOf { blueprint, entity };
         let now = self.preview(|b| {
             // A stat the blueprint does not have stays absent, whatever modifiers say.
-            let mut ask = |has: bool, chain: fn(&Battle) -> &super::Qry<StatOf, f64>| {
+            let mut ask = |has: bool, chain: fn(&Battle) -> &Qry<StatOf, f64>| {
                 has.then(|| b.query(chain, &stat))
             };
             BlueprintNow {

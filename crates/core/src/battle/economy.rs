@@ -4,9 +4,9 @@
 //! ([`Battle::cost`], [`Battle::cooldown`]) are asked of the battle by the client and the
 //! autopilot, never worked out again there.
 
-use super::chains::{Gain, StatOf};
+use super::core::{Battle, Cmd};
 use super::entity::{EntityId, EntityKind};
-use super::{Battle, Cmd};
+use super::payloads::{Gain, StatOf};
 use crate::content::{BlueprintId, Cost};
 
 /// How a cost is paid: what is taken of each resource.

@@ -9,82 +9,17 @@
 //! magnitude of extra energy damage). Mods may apply effects of any other name; they do what the
 //! mod's own callbacks make of them (`entity:effect(name)`).
 
-use serde::{Deserialize, Serialize};
-
 /// The effects with engine rules (see the module's doc). Any other name is a mod's own; one
 /// close to these is warned about where a script applies or removes it, as a likely typo.
 pub use crate::content::effects::BUILT_IN_EFFECTS;
 
-use super::chains::{Damage, StatOf};
-use super::entity::EntityId;
-use super::{Battle, LogKind, Owner, Scope};
+use super::core::Battle;
+use super::entity::{Effect, EntityId, Lasting, Stacking};
+use super::log::LogKind;
+use super::payloads::{Damage, StatOf};
+use super::state::{Owner, Scope};
 use crate::chain::Flow;
 use crate::content::{DamageType, DamageTypes};
-
-/// How long an effect lasts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Lasting {
-    /// Ticks left.
-    Ticks(u32),
-    /// Waves left (ends when that many waves have finished).
-    Waves(u32),
-    /// Shots left (a tower's).
-    Shots(u32),
-}
-
-impl Lasting {
-    fn amount(self) -> u32 {
-        match self {
-            Lasting::Ticks(n) | Lasting::Waves(n) | Lasting::Shots(n) => n,
-        }
-    }
-
-    fn with(self, n: u32) -> Lasting {
-        match self {
-            Lasting::Ticks(_) => Lasting::Ticks(n),
-            Lasting::Waves(_) => Lasting::Waves(n),
-            Lasting::Shots(_) => Lasting::Shots(n),
-        }
-    }
-}
-
-/// What happens when an effect is applied to something that already has it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Stacking {
-    /// Keep one: the longer duration and the stronger magnitude.
-    #[default]
-    Refresh,
-    /// Add durations and magnitudes.
-    Add,
-    /// The new one replaces the old.
-    Replace,
-}
-
-impl Stacking {
-    /// The lowercase name scripts use: `"refresh"`, `"add"` or `"replace"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stacking::Refresh => "refresh",
-            Stacking::Add => "add",
-            Stacking::Replace => "replace",
-        }
-    }
-}
-
-/// A status effect on an entity.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Effect {
-    /// Its name (`burning`, or a mod's own).
-    pub name: String,
-    /// How long it still lasts.
-    pub lasting: Lasting,
-    /// How strong it is; what that means depends on the effect.
-    pub magnitude: f64,
-    /// Who applied it.
-    pub source: Option<EntityId>,
-    /// Ticks since it was applied.
-    pub age: u32,
-}
 
 impl Battle {
     /// Applies an effect to an entity, combining it with one of the same name as `stacking` says.

@@ -1,13 +1,11 @@
-//! The things that exist in a battle: attackers, buildings and placed abilities.
+//! The things that exist in a battle: attackers, buildings and placed abilities, with what they
+//! carry — a tower's firing state, status effects.
 
 use serde::{Deserialize, Serialize};
 use slotmap::{Key, KeyData};
 
-use crate::content::{AttackerId, BlueprintId};
+use crate::content::{AttackerId, BlueprintId, Priority};
 use crate::worldgen::Pos;
-
-use super::effects::Effect;
-use super::weapons::TowerState;
 
 slotmap::new_key_type! {
     /// A stable, generational entity id: a slot index and a version, so an id of a dead entity
@@ -146,4 +144,84 @@ impl Entity {
             ticks_left: None,
         }
     }
+}
+
+/// A tower's firing state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TowerState {
+    /// Ticks until it can fire again.
+    pub ready_in: u32,
+    /// Which target it prefers; the player can change it.
+    pub priority: Priority,
+    /// What it aims at now (for turning the turret), if anything.
+    pub aiming_at: Option<EntityId>,
+    /// The attacker a script told it to aim at (`set_target`): first whenever the tower can
+    /// hit it, until it dies or the script lets go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<EntityId>,
+}
+
+/// How long an effect lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lasting {
+    /// Ticks left.
+    Ticks(u32),
+    /// Waves left (ends when that many waves have finished).
+    Waves(u32),
+    /// Shots left (a tower's).
+    Shots(u32),
+}
+
+impl Lasting {
+    pub(super) fn amount(self) -> u32 {
+        match self {
+            Lasting::Ticks(n) | Lasting::Waves(n) | Lasting::Shots(n) => n,
+        }
+    }
+
+    pub(super) fn with(self, n: u32) -> Lasting {
+        match self {
+            Lasting::Ticks(_) => Lasting::Ticks(n),
+            Lasting::Waves(_) => Lasting::Waves(n),
+            Lasting::Shots(_) => Lasting::Shots(n),
+        }
+    }
+}
+
+/// What happens when an effect is applied to something that already has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stacking {
+    /// Keep one: the longer duration and the stronger magnitude.
+    #[default]
+    Refresh,
+    /// Add durations and magnitudes.
+    Add,
+    /// The new one replaces the old.
+    Replace,
+}
+
+impl Stacking {
+    /// The lowercase name scripts use: `"refresh"`, `"add"` or `"replace"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stacking::Refresh => "refresh",
+            Stacking::Add => "add",
+            Stacking::Replace => "replace",
+        }
+    }
+}
+
+/// A status effect on an entity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Effect {
+    /// Its name (`burning`, or a mod's own).
+    pub name: String,
+    /// How long it still lasts.
+    pub lasting: Lasting,
+    /// How strong it is; what that means depends on the effect.
+    pub magnitude: f64,
+    /// Who applied it.
+    pub source: Option<EntityId>,
+    /// Ticks since it was applied.
+    pub age: u32,
 }

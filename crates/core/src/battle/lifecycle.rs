@@ -1,17 +1,13 @@
 //! Entities coming and going: attackers appearing and dying, buildings built and removed,
 //! abilities used.
 
-use super::chains::{EntityEvent, StatOf};
+use super::core::{Battle, Hook};
 use super::entity::{Entity, EntityId, EntityKind, Position, Route};
-use super::scripting::Hook;
-use super::{Battle, LogKind, Owner, Phase};
+use super::log::LogKind;
+use super::payloads::{EntityEvent, StatOf};
+use super::state::{MAX_ENTITIES, Owner, Phase, PlayerCommand};
 use crate::content::{AttackerId, BlueprintId, BlueprintKind, Cost, Placement};
 use crate::worldgen::Pos;
-
-/// The most entities (attackers and buildings) a battle holds at once: far beyond any wave (the
-/// battle benchmark runs 2 000 attackers), and what keeps a content or script mistake that
-/// spawns without end from exhausting memory.
-pub const MAX_ENTITIES: usize = 10_000;
 
 impl Battle {
     /// Whether another attacker may appear. The first time it may not, the battle logs
@@ -241,8 +237,8 @@ impl Battle {
             return;
         };
         let Some(id) = self.content.blueprint_id(&hub) else {
-            self.push_log(super::LogKind::Refused {
-                command: super::PlayerCommand::place(&hub, 0.0, 0.0),
+            self.push_log(LogKind::Refused {
+                command: PlayerCommand::place(&hub, 0.0, 0.0),
                 reason: format!("the Hub blueprint `{hub}` is not loaded"),
             });
             return;

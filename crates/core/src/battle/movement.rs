@@ -1,9 +1,9 @@
 //! Attackers walking the path network, from tile centre to tile centre, at their `speed`.
 
-use super::Battle;
-use super::chains::{EntityEvent, HullDamage};
+use super::core::Battle;
 use super::entity::{EntityId, EntityKind, Position, Route};
 use super::field::Field;
+use super::payloads::{EntityEvent, HullDamage};
 use crate::content::Size;
 
 impl Battle {

@@ -1,6 +1,6 @@
 //! Where blueprints may be placed, with the reason when they may not.
 
-use super::Battle;
+use super::core::Battle;
 use super::entity::{Entity, EntityId, EntityKind, Position};
 use crate::content::{BlueprintId, Deposit, Placement};
 use crate::terrain::{Direction, ObstacleKind};

@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use super::chains::StatOf;
+use super::core::Battle;
+use super::coverage::{Coverage, can_hit, target_point};
 use super::entity::{EntityId, EntityKind, Position};
+use super::field::Field;
+use super::payloads::StatOf;
 use super::shape::{Frame, reach};
-use super::targeting::{Coverage, can_hit, target_point};
-use super::{Battle, Field};
 use crate::content::{Affects, Behaviour, BlueprintId, BlueprintKind, Placement, Size};
 use crate::worldgen::Pos;
 

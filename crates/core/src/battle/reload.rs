@@ -10,9 +10,11 @@
 
 use std::sync::Arc;
 
+use super::core::Battle;
 use super::entity::{EntityId, EntityKind};
 use super::field::Field;
-use super::{Battle, Phase, StatOf};
+use super::payloads::StatOf;
+use super::state::Phase;
 use crate::content::{BlueprintId, ContentDb, Cost};
 use crate::worldgen::{Pos, World};
 

@@ -1,8 +1,12 @@
 //! The engine's own part of the chains: the handlers that apply commands, the providers of base
 //! values, and the rule that a finished battle starts no more waves.
 
-use super::chains::{Damage, Gain, Heal, HullDamage, Signal, StatOf, Wave};
-use super::{Battle, EntityId, EntityKind, LogKind, Owner, Phase, Resource, Scope};
+use super::chains::BaseValues;
+use super::core::Battle;
+use super::entity::{EntityId, EntityKind};
+use super::log::{LogKind, Resource};
+use super::payloads::{Damage, Gain, Heal, HullDamage, Signal, StatOf, Wave};
+use super::state::{Owner, Phase, Scope};
 use crate::chain::Flow;
 use crate::content::{Blueprint, Cost};
 
@@ -147,89 +151,91 @@ fn apply_start_wave(b: &mut Battle, w: &mut Wave) {
     b.emit(|b| &b.chains.wave_started, w);
 }
 
-/// An attacker's speed from its type; 0 for anything else.
-pub(super) fn base_speed(b: &mut Battle, e: &EntityId) -> f64 {
-    match b.entity(*e).map(|e| e.kind) {
-        Some(EntityKind::Attacker(a)) => b.content().attacker(a).speed,
-        _ => 0.0,
-    }
-}
-
 fn stat(b: &Battle, s: &StatOf, read: impl Fn(&Blueprint) -> Option<f64>) -> f64 {
     read(b.content().blueprint(s.blueprint)).unwrap_or(0.0)
 }
 
-/// A blueprint's range; 0 if it has none.
-pub(super) fn base_range(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.range)
-}
+impl BaseValues for Battle {
+    /// An attacker's speed from its type; 0 for anything else.
+    fn base_speed(&mut self, e: &EntityId) -> f64 {
+        match self.entity(*e).map(|e| e.kind) {
+            Some(EntityKind::Attacker(a)) => self.content().attacker(a).speed,
+            _ => 0.0,
+        }
+    }
 
-/// A blueprint's radius; 0 if it has none.
-pub(super) fn base_radius(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.radius)
-}
+    /// A blueprint's range; 0 if it has none.
+    fn base_range(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.range)
+    }
 
-/// A blueprint's damage per hit; 0 if it deals none.
-pub(super) fn base_hit_damage(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.damage)
-}
+    /// A blueprint's radius; 0 if it has none.
+    fn base_radius(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.radius)
+    }
 
-/// A blueprint's interval in ticks; 0 if it has none.
-pub(super) fn base_interval(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.interval.map(f64::from))
-}
+    /// A blueprint's damage per hit; 0 if it deals none.
+    fn base_hit_damage(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.damage)
+    }
 
-/// A blueprint's delay in ticks; 0 if it has none.
-pub(super) fn base_delay(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.delay.map(f64::from))
-}
+    /// A blueprint's interval in ticks; 0 if it has none.
+    fn base_interval(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.interval.map(f64::from))
+    }
 
-/// A blueprint's duration in ticks; 0 if it has none.
-pub(super) fn base_duration_ticks(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.duration_ticks.map(f64::from))
-}
+    /// A blueprint's delay in ticks; 0 if it has none.
+    fn base_delay(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.delay.map(f64::from))
+    }
 
-/// A blueprint's duration in waves; 0 if it has none.
-pub(super) fn base_duration_waves(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.duration_waves.map(f64::from))
-}
+    /// A blueprint's duration in ticks; 0 if it has none.
+    fn base_duration_ticks(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.duration_ticks.map(f64::from))
+    }
 
-/// A blueprint's fuel production; 0 if it has none.
-pub(super) fn base_fuel_production(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.fuel_production)
-}
+    /// A blueprint's duration in waves; 0 if it has none.
+    fn base_duration_waves(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.duration_waves.map(f64::from))
+    }
 
-/// A blueprint's material production; 0 if it has none.
-pub(super) fn base_material_production(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.material_production)
-}
+    /// A blueprint's fuel production; 0 if it has none.
+    fn base_fuel_production(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.fuel_production)
+    }
 
-/// A blueprint's energy production; 0 if it has none.
-pub(super) fn base_energy_production(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| bp.energy_production)
-}
+    /// A blueprint's material production; 0 if it has none.
+    fn base_material_production(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.material_production)
+    }
 
-/// A blueprint's cooldown in waves.
-pub(super) fn base_cooldown(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| Some(f64::from(bp.cooldown)))
-}
+    /// A blueprint's energy production; 0 if it has none.
+    fn base_energy_production(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| bp.energy_production)
+    }
 
-/// A blueprint's starting cooldown in waves.
-pub(super) fn base_starting_cooldown(b: &mut Battle, s: &StatOf) -> f64 {
-    stat(b, s, |bp| Some(f64::from(bp.starting_cooldown)))
-}
+    /// A blueprint's cooldown in waves.
+    fn base_cooldown(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| Some(f64::from(bp.cooldown)))
+    }
 
-/// A blueprint's cost as written.
-pub(super) fn base_cost(b: &mut Battle, s: &StatOf) -> Cost {
-    b.content().blueprint(s.blueprint).cost
-}
+    /// A blueprint's starting cooldown in waves.
+    fn base_starting_cooldown(&mut self, s: &StatOf) -> f64 {
+        stat(self, s, |bp| Some(f64::from(bp.starting_cooldown)))
+    }
 
-/// A blueprint's description lines as written.
-pub(super) fn base_descriptions(b: &mut Battle, s: &StatOf) -> Vec<String> {
-    b.content().blueprint(s.blueprint).descriptions.clone()
-}
+    /// A blueprint's cost as written.
+    fn base_cost(&mut self, s: &StatOf) -> Cost {
+        self.content().blueprint(s.blueprint).cost
+    }
 
-/// The energy cap of the battle's configuration.
-pub(super) fn base_energy_cap(b: &mut Battle, _: &()) -> f64 {
-    b.config().start.energy_cap
+    /// A blueprint's description lines as written.
+    fn base_descriptions(&mut self, s: &StatOf) -> Vec<String> {
+        self.content().blueprint(s.blueprint).descriptions.clone()
+    }
+
+    /// The energy cap of the battle's configuration.
+    fn base_energy_cap(&mut self, _: &()) -> f64 {
+        self.config().start.energy_cap
+    }
 }

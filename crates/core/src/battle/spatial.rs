@@ -3,7 +3,7 @@
 
 use glam::DVec2;
 
-use super::Battle;
+use super::core::Battle;
 use super::entity::{EntityId, EntityKind};
 
 /// The most cells the grid spans on each axis. Attackers stand in the world, a few dozen tiles
@@ -94,7 +94,8 @@ impl AttackerGrid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::battle::{BattleConfig, Position};
+    use crate::battle::entity::Position;
+    use crate::battle::state::BattleConfig;
     use crate::content::ContentDb;
     use crate::modding::{ModDir, ModSet, ModSettings, Origin};
     use crate::rng::Seed;

@@ -2,44 +2,15 @@
 //! everything has been sent and nothing is left alive — or when they make no progress for the
 //! level's `stall_ticks`, so that no wave runs forever.
 
-use serde::{Deserialize, Serialize};
-
-use super::chains::Wave;
+use super::payloads::Wave;
 use slotmap::Key;
 
+use super::core::Battle;
 use super::entity::{EntityId, EntityKind, Position, Route};
-use super::{Battle, LogKind, Phase};
+use super::log::LogKind;
+use super::state::{Phase, PlayerCommand, SpawnAt};
 use crate::chain::Outcome;
 use crate::content::AttackerId;
-
-/// Where a spawned attacker appears.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum SpawnAt {
-    /// Outside the world at path start `n`, walking in.
-    Path(usize),
-    /// Somewhere on the path network, walking on (children of an attacker that died there).
-    Route(Route),
-    /// At a point, off the path network (standing still).
-    Point(Position),
-}
-
-/// One attacker of a wave.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WaveSpawn {
-    /// Ticks after the wave starts.
-    pub delay: u32,
-    /// The path start it comes from.
-    pub path: usize,
-    /// The attacker type, `mod:name`.
-    pub attacker: String,
-}
-
-/// Everything one wave sends, in any order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct WaveSpawns {
-    /// The attackers.
-    pub spawns: Vec<WaveSpawn>,
-}
 
 /// How far from the origin a point may be in a battle without a world, in tiles.
 const OFF_WORLD_REACH: f64 = 1024.0;
@@ -107,7 +78,7 @@ impl Battle {
                     self.schedule_spawn(now + u64::from(spawn.delay), id, SpawnAt::Path(spawn.path))
                 }
                 None => self.push_log(LogKind::Refused {
-                    command: super::PlayerCommand::StartWave,
+                    command: PlayerCommand::StartWave,
                     reason: format!(
                         "wave {number} names an unknown attacker type `{}`",
                         spawn.attacker

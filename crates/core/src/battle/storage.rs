@@ -1,9 +1,9 @@
 //! What mods keep through a run (`game:storage()`): per mod, one table of plain data —
 //! booleans, finite numbers, text, and tables of them keyed by text or whole numbers.
 //!
-//! The battle holds every mod's storage in its state ([`super::BattleState::storage`]), so it is
+//! The battle holds every mod's storage in its state (`BattleState::storage`), so it is
 //! in the state hash; a run hands it from one battle to the next and keeps it in its save, and a
-//! battle starts from the run's ([`super::Start::storage`]). Scripts change it one write at a
+//! battle starts from the run's (`Start::storage`). Scripts change it one write at a
 //! time through `scripting/api/storage.rs`, and every write is checked here — the size of the
 //! canonical form against [`STORAGE_LIMIT`], the nesting against [`STORAGE_DEPTH`] — before it is
 //! made, so a storage is never over its limits and a refused write changes nothing.
@@ -21,8 +21,6 @@ use std::fmt;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
-
-use super::Battle;
 
 /// The most bytes one mod's storage may take in its canonical binary form: 64 KiB.
 pub const STORAGE_LIMIT: usize = 64 * 1024;
@@ -325,47 +323,6 @@ pub fn table_size(table: &Table) -> usize {
             .iter()
             .map(|(k, v)| key_size(k) + value_size(v))
             .sum::<usize>()
-}
-
-impl Battle {
-    /// Every mod's storage now, by mod id; a mod that stores nothing has no entry. The storage
-    /// of mods not loaded is carried as it came.
-    pub fn storage(&self) -> &BTreeMap<String, Storage> {
-        &self.state.storage
-    }
-
-    /// The table at `path` in the storage of mod `mod_index`; the top is there, empty, for a mod
-    /// that stores nothing.
-    pub(crate) fn stored_table(&self, mod_index: usize, path: &[Key]) -> Option<&Table> {
-        static EMPTY: Table = Table::new();
-        match self.state.storage.get(&self.content.mods[mod_index].id) {
-            Some(storage) => storage.table_at(path),
-            None => path.is_empty().then_some(&EMPTY),
-        }
-    }
-
-    /// Sets `key` of the table at `path` in the storage of mod `mod_index` (see [`Storage::set`]).
-    pub(crate) fn store(
-        &mut self,
-        mod_index: usize,
-        path: &[Key],
-        key: Key,
-        value: Option<Stored>,
-    ) -> Result<(), StorageError> {
-        let mod_id = &self.content.mods[mod_index].id;
-        let all = &mut self.state.storage;
-        if !all.contains_key(mod_id) {
-            all.insert(mod_id.clone(), Storage::default());
-        }
-        let storage = all.get_mut(mod_id).expect("inserted if missing");
-        let result = storage.set(mod_id, path, key, value);
-        // No entry for an empty storage: one form for "nothing stored", and a battle whose
-        // scripts store nothing keeps the state hash it had before storage existed.
-        if storage.is_empty() {
-            all.remove(mod_id);
-        }
-        result
-    }
 }
 
 // Human-readable formats (RON saves, JSON records, scenarios) get keys and values as they are

@@ -1,25 +1,36 @@
 //! Callbacks due at a later tick (`game:after`): kept by due tick and creation, so that they fire
 //! in the same order in every run, and removed with their owner like chain registrations.
+//!
+//! Generic over what a timer is called with (the battle), like the chains, so that the battle
+//! can keep its timers without this file knowing it.
 
 use std::collections::BTreeMap;
 
-use super::{Battle, Owner};
+use super::state::Owner;
 
-/// What a timer does when it fires.
-pub(crate) type TimerFn = Box<dyn FnOnce(&mut Battle)>;
+/// What a timer does when it fires, given `C` (the battle).
+pub(crate) type TimerFn<C> = Box<dyn FnOnce(&mut C)>;
 
 /// The pending timers of a battle. Like the chains, they hold callbacks, not state: a battle is
 /// saved as its record and played again, which sets them again.
-#[derive(Default)]
-pub(crate) struct Timers {
+pub(crate) struct Timers<C> {
     /// By (due tick, creation number): the order they fire in.
-    pending: BTreeMap<(u64, u64), (Owner, TimerFn)>,
+    pending: BTreeMap<(u64, u64), (Owner, TimerFn<C>)>,
     created: u64,
 }
 
-impl Timers {
+impl<C> Default for Timers<C> {
+    fn default() -> Self {
+        Timers {
+            pending: BTreeMap::new(),
+            created: 0,
+        }
+    }
+}
+
+impl<C> Timers<C> {
     /// Adds a timer due at `tick`; its creation number identifies it.
-    pub(crate) fn add(&mut self, tick: u64, owner: Owner, fire: TimerFn) -> u64 {
+    pub(crate) fn add(&mut self, tick: u64, owner: Owner, fire: TimerFn<C>) -> u64 {
         let id = self.created;
         self.created += 1;
         self.pending.insert((tick, id), (owner, fire));
@@ -38,18 +49,8 @@ impl Timers {
     }
 
     /// Takes the first timer due at or before `tick`, if any.
-    fn take_due(&mut self, tick: u64) -> Option<TimerFn> {
+    pub(super) fn take_due(&mut self, tick: u64) -> Option<TimerFn<C>> {
         let entry = self.pending.first_entry()?;
         (entry.key().0 <= tick).then(|| entry.remove().1)
-    }
-}
-
-impl Battle {
-    /// Fires the timers due now, one at a time, so that one a callback sets or cancels is seen
-    /// by the rest of this run.
-    pub(super) fn fire_timers(&mut self) {
-        while let Some(fire) = self.timers.take_due(self.state.tick) {
-            fire(self);
-        }
     }
 }

@@ -3,7 +3,7 @@
 //! [`LogKind::Drawn`](super::LogKind::Drawn) and nowhere else, so drawing never changes the battle: the client draws
 //! them, every other reader of the log passes them by.
 
-use super::Position;
+use super::entity::Position;
 use crate::content::colour::Rgb;
 
 /// The most ticks a visual shows (10 s); a script asking for more gets this many.

@@ -1,14 +1,15 @@
 //! Towers firing, shots in flight, slams and blasts that land later.
 
 use glam::{DVec2, DVec3};
-use serde::{Deserialize, Serialize};
 
-use super::Battle;
-use super::chains::{Damage, EntityEvent, StatOf};
-use super::entity::{Entity, EntityId, EntityKind, Position};
+use super::core::Battle;
+use super::coverage::target_point;
+use super::entity::{Entity, EntityId, EntityKind, Position, TowerState};
 use super::field::Field;
+use super::payloads::{Damage, EntityEvent, StatOf};
 use super::spatial::AttackerGrid;
-use super::targeting::{Buckets, target_point};
+use super::state::{Delayed, Shot, ShotKind};
+use super::targeting::Buckets;
 use crate::content::{
     Behaviour, DamageType, DamageTypes, Priority, Projectile, Shooter, Size, Targets,
 };
@@ -17,81 +18,6 @@ use crate::content::{
 const HIT_RADIUS: [f64; 2] = [0.2, 0.35];
 /// Longest step of a straight shot between hit tests, in tiles.
 const SHOT_STEP: f64 = 0.1;
-
-/// A tower's firing state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TowerState {
-    /// Ticks until it can fire again.
-    pub ready_in: u32,
-    /// Which target it prefers; the player can change it.
-    pub priority: Priority,
-    /// What it aims at now (for turning the turret), if anything.
-    pub aiming_at: Option<EntityId>,
-    /// The attacker a script told it to aim at (`set_target`): first whenever the tower can
-    /// hit it, until it dies or the script lets go.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub focus: Option<EntityId>,
-}
-
-/// A shot in flight.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Shot {
-    /// The tower that fired it.
-    pub source: EntityId,
-    /// Where it was fired from (barriers stop shots from outside them).
-    pub origin: DVec3,
-    /// Where it is now.
-    pub position: DVec3,
-    /// How it flies.
-    pub kind: ShotKind,
-    /// Damage on hit.
-    pub damage: f64,
-    /// Damage types.
-    pub types: DamageTypes,
-    /// Extra energy damage on hit, from an electrified tower.
-    pub extra: Option<f64>,
-}
-
-/// How a shot flies.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum ShotKind {
-    /// Straight on, hitting the first attacker in its way or nothing.
-    Straight {
-        /// Movement per tick.
-        velocity: DVec3,
-        /// Distance it may still fly.
-        left: f64,
-    },
-    /// After its target, hitting it on arrival; gone if the target is.
-    Homing {
-        /// What it flies at.
-        target: EntityId,
-        /// Distance per tick.
-        step: f64,
-    },
-    /// Over everything, landing at `to` and damaging all within `radius`.
-    Ballistic {
-        /// Where it left.
-        from: DVec3,
-        /// Where it lands.
-        to: DVec3,
-        /// Ticks flown.
-        elapsed: u32,
-        /// Ticks it flies.
-        flight: u32,
-        /// Radius of the blast.
-        radius: f64,
-    },
-}
-
-/// A hit that lands later: a slam after the tower's delay, a blast ability.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Delayed {
-    /// The tick it lands.
-    pub at: u64,
-    /// The tower or ability.
-    pub source: EntityId,
-}
 
 fn size_of(b: &Battle, id: EntityId) -> Option<Size> {
     match b.state.entities.get(id)?.kind {

@@ -1,5 +1,5 @@
-//! Script failures in a battle: each script's failure budget, and the battle's record of its
-//! script errors with identical ones kept once and counted.
+//! Script failures in a battle: each script's failure budget. The battle's record of script
+//! errors, identical ones kept once and counted, is `log.rs`'s.
 //!
 //! # What a "script" is
 //! A script is one Lua file of a mod (`scripts/tower.lua`). A function belongs to the file it
@@ -15,15 +15,13 @@
 //! and hooks are skipped for the rest of the battle, while the mod's other scripts go on.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
+use std::collections::BTreeMap;
 
 use mlua::{Function, Lua};
 
-use rampart_lua::{ScriptError, caller_location};
+use rampart_lua::caller_location;
 
-/// Failures after which a script is switched off for the rest of the battle.
-pub const MAX_SCRIPT_FAILURES: u32 = 10;
+pub use super::super::log::{MAX_SCRIPT_FAILURES, ReportedError, ScriptDisabled};
 
 /// A script of a battle's mods, numbered by the host in the order it first met them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,87 +118,5 @@ impl Budgets {
         let script = &mut scripts[id.0];
         script.failures += 1;
         (script.failures == MAX_SCRIPT_FAILURES).then(|| script.file.clone())
-    }
-}
-
-/// A script error and how many times it happened in the battle.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReportedError {
-    /// The error, as it first happened.
-    pub error: ScriptError,
-    /// How many times it happened, the first included.
-    pub times: u32,
-}
-
-impl fmt::Display for ReportedError {
-    /// The error, and after it how many times it happened again, if it did.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.error)?;
-        match self.times {
-            0 | 1 => Ok(()),
-            2 => write!(f, " … repeated once"),
-            n => write!(f, " … repeated {} times", n - 1),
-        }
-    }
-}
-
-/// The script errors of a battle: each distinct error (same mod, file, line, kind and
-/// message) once, with its count, in the order they first happened. Kept instead of every
-/// occurrence so that a script failing on every tick does not bury the other errors.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ErrorRecord {
-    list: Vec<ReportedError>,
-    /// Where each error is in `list` (looked up only, never iterated: the order is `list`'s).
-    index: HashMap<ScriptError, usize>,
-}
-
-impl ErrorRecord {
-    /// Counts `times` more of `error`; returns how many there are now.
-    pub(crate) fn add(&mut self, error: ScriptError, times: u32) -> u32 {
-        match self.index.get(&error) {
-            Some(&i) => {
-                self.list[i].times += times;
-                self.list[i].times
-            }
-            None => {
-                self.index.insert(error.clone(), self.list.len());
-                self.list.push(ReportedError { error, times });
-                times
-            }
-        }
-    }
-
-    /// Adds every error of `other` after this record's own.
-    pub(crate) fn append(&mut self, other: ErrorRecord) {
-        for r in other.list {
-            self.add(r.error, r.times);
-        }
-    }
-
-    /// The errors in the order they first happened.
-    pub(crate) fn errors(&self) -> &[ReportedError] {
-        &self.list
-    }
-}
-
-/// A script switched off for the rest of a battle after [`MAX_SCRIPT_FAILURES`] failures.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScriptDisabled {
-    /// The script's mod.
-    pub mod_id: String,
-    /// The script, relative to the mod's folder (`scripts/tower.lua`).
-    pub file: String,
-    /// The error that switched it off (its last).
-    pub reason: ScriptError,
-}
-
-impl fmt::Display for ScriptDisabled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "[{}] {} is switched off for the rest of the battle after {MAX_SCRIPT_FAILURES} \
-             script errors; the last was: {}",
-            self.mod_id, self.file, self.reason
-        )
     }
 }

@@ -23,8 +23,10 @@ use std::sync::Arc;
 
 use mlua::Lua;
 
-use super::super::{Battle, LogKind, Owner};
-use super::api::HandleCache;
+use super::super::core::Battle;
+use super::super::log::LogKind;
+use super::super::state::Owner;
+use super::api::handles::HandleCache;
 use super::cost::{Meter, Resume};
 use super::failures::{Budgets, ScriptDisabled, ScriptId};
 use super::limits::TickLimits;

@@ -1,7 +1,8 @@
 //! Mod scripts in a battle — the Lua edge of the battle, all in this folder: one sandboxed VM
 //! per mod and the behaviour hooks of scripted entities (here), lending the battle to Lua for
 //! the length of a call ([`lend`]; it and the stack pushes of `api::handles` hold the `unsafe`),
-//! script callbacks on the chains ([`register`]), payloads as Lua tables ([`payload`]), and the
+//! script callbacks on the chains ([`register`]), the chains by the names scripts give
+//! ([`chains`]), payloads as Lua tables ([`payload`]), and the
 //! API scripts call ([`api`]: `game`, entity handles), documented for modders in
 //! `docs/modding/lua-api.md`, and what each script's calls cost ([`cost`]).
 //!
@@ -14,6 +15,7 @@
 //! what all of a mod's calls do in one tick.
 
 pub mod api;
+pub(crate) mod chains;
 pub mod cost;
 pub mod defs;
 pub mod failures;
@@ -30,12 +32,14 @@ use std::sync::Arc;
 
 use mlua::{Function, Table, Value};
 
-use super::{Battle, EntityId, EntityKind, Owner};
+use super::core::{Battle, Scripts};
+use super::entity::{EntityId, EntityKind};
+use super::state::Owner;
 use crate::content::{ContentDb, ScriptRef};
 use rampart_lua::{Budget, Limits, Sandbox, ScriptError, ScriptErrorKind};
 
+pub use super::core::Hook;
 use api::HandleCache;
-pub(crate) use failures::ErrorRecord;
 use failures::ScriptId;
 pub use failures::{MAX_SCRIPT_FAILURES, ReportedError, ScriptDisabled};
 pub(crate) use lend::HostLink;
@@ -48,54 +52,6 @@ struct ModRuntime {
     instance_meta: Table,
     /// The VM's `game` object, passed to hooks.
     game: Table,
-}
-
-/// The hooks a behaviour script's table may define.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hook {
-    /// An attacker appeared.
-    Spawn,
-    /// A building was built or an ability used.
-    Placed,
-    /// Every tick.
-    Tick,
-    /// An attacker was killed (before it is removed).
-    Death,
-    /// A building was removed by the player.
-    Removed,
-}
-
-impl Hook {
-    /// Every hook, in the order an instance keeps them.
-    pub const ALL: [Hook; 5] = [
-        Hook::Spawn,
-        Hook::Placed,
-        Hook::Tick,
-        Hook::Death,
-        Hook::Removed,
-    ];
-
-    /// The field name in the script's table.
-    pub fn name(self) -> &'static str {
-        match self {
-            Hook::Spawn => "on_spawn",
-            Hook::Placed => "on_placed",
-            Hook::Tick => "on_tick",
-            Hook::Death => "on_death",
-            Hook::Removed => "on_removed",
-        }
-    }
-
-    /// When it is called, in words for modders.
-    pub fn doc(self) -> &'static str {
-        match self {
-            Hook::Spawn => "When an attacker appears.",
-            Hook::Placed => "When a building is built or an ability used.",
-            Hook::Tick => "Every tick (20 per second), in entity order.",
-            Hook::Death => "When an attacker is killed, before it is removed.",
-            Hook::Removed => "When the player removes a building.",
-        }
-    }
 }
 
 /// A scripted entity: its hooks, looked up once with the script each belongs to, and its
@@ -299,32 +255,6 @@ impl ScriptHost {
         )
     }
 
-    /// Gives a new entity its script instances: its type's script, if it has one, then the
-    /// scripts of its blueprint's augments.
-    pub(crate) fn attach(&self, battle: &mut Battle, entity: EntityId) {
-        let Some(kind) = battle.entity(entity).map(|e| e.kind) else {
-            return;
-        };
-        let scripts: Vec<ScriptRef> = match kind {
-            EntityKind::Attacker(a) => self
-                .content
-                .attacker(a)
-                .script_ref
-                .iter()
-                .cloned()
-                .collect(),
-            EntityKind::Building(b) | EntityKind::Ability(b) => {
-                let own = self.content.blueprint(b).script_ref.clone();
-                own.into_iter()
-                    .chain(super::augments::scripts(battle, b))
-                    .collect()
-            }
-        };
-        for script in scripts {
-            self.attach_one(battle, entity, &script);
-        }
-    }
-
     /// Adds one script instance to `entity`.
     fn attach_one(&self, battle: &mut Battle, entity: EntityId, script: &ScriptRef) {
         let Some(mod_index) = self.content.mod_index(&script.mod_id) else {
@@ -375,9 +305,34 @@ impl ScriptHost {
             Err(e) => self.shared.report(Some(battle), own, e),
         }
     }
+}
 
-    /// Calls a hook of each of an entity's script instances that has it, in attach order.
-    pub(crate) fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
+impl Scripts for ScriptHost {
+    fn attach(&self, battle: &mut Battle, entity: EntityId) {
+        let Some(kind) = battle.entity(entity).map(|e| e.kind) else {
+            return;
+        };
+        let scripts: Vec<ScriptRef> = match kind {
+            EntityKind::Attacker(a) => self
+                .content
+                .attacker(a)
+                .script_ref
+                .iter()
+                .cloned()
+                .collect(),
+            EntityKind::Building(b) | EntityKind::Ability(b) => {
+                let own = self.content.blueprint(b).script_ref.clone();
+                own.into_iter()
+                    .chain(super::augments::scripts(battle, b))
+                    .collect()
+            }
+        };
+        for script in scripts {
+            self.attach_one(battle, entity, &script);
+        }
+    }
+
+    fn call_hook(&self, battle: &mut Battle, entity: EntityId, hook: Hook) {
         // Shared, not cloned: a clone of each Lua reference would cost a trip through mlua's
         // reference slots per call. The list is held, not copied, so hooks may attach or remove
         // instances (which copy it on write) while it is walked.
@@ -412,8 +367,7 @@ impl ScriptHost {
         }
     }
 
-    /// Calls `on_tick` of every scripted entity that has one, in entity order.
-    pub(crate) fn tick_all(&self, battle: &mut Battle) {
+    fn tick_all(&self, battle: &mut Battle) {
         let ticking: Vec<EntityId> = self.ticking.borrow().iter().copied().collect();
         for entity in ticking {
             if battle.entity(entity).is_some() {
@@ -422,13 +376,11 @@ impl ScriptHost {
         }
     }
 
-    /// Starts a new tick for the limits of every mod (see [`limits`]).
-    pub(crate) fn new_tick(&self) {
+    fn new_tick(&self) {
         self.shared.limits.new_tick();
     }
 
-    /// What each script's calls have cost so far, by mod id and script path.
-    pub(crate) fn costs(&self) -> cost::ScriptCosts {
+    fn costs(&self) -> cost::ScriptCosts {
         let mut costs = cost::ScriptCosts::default();
         for (id, mod_index, file) in self.shared.budgets.all() {
             let spent = self.shared.meter.cost(id);
@@ -439,13 +391,11 @@ impl ScriptHost {
         costs
     }
 
-    /// Starts or stops timing the scripts' calls (see [`cost`]).
-    pub(crate) fn time_calls(&self, on: bool) {
+    fn time_calls(&self, on: bool) {
         self.shared.meter.time(on);
     }
 
-    /// Forgets a removed entity's instance.
-    pub(crate) fn detach(&self, entity: EntityId) {
+    fn detach(&self, entity: EntityId) {
         self.instances.borrow_mut().remove(&entity);
         self.ticking.borrow_mut().remove(&entity);
     }

@@ -1,8 +1,9 @@
 //! Chain payloads as scripts see them: tables built from one list of fields per payload.
 //!
-//! The [`payload!`] macro takes a payload's fields once, each marked with what scripts may do
-//! with it, and makes the struct, its Lua table both ways, and its [`Record`] (the field list
-//! with each field's Lua type and doc) that `crates/core/tests/suite/docs.rs` holds against the payload
+//! The payloads' fields are listed once, in `payloads.rs`, each marked with what scripts may do
+//! with it; that list makes the structs there and, through the [`payload!`] macro, their Lua
+//! tables both ways here, and their [`Record`] (the field list with each field's Lua type and
+//! doc) that `crates/core/tests/suite/docs.rs` holds against the payload
 //! tables of `docs/modding/lua-api.md` and the editor definitions are written from:
 //!
 //! - `read`: given by whoever runs the chain; modifiers read it;
@@ -16,53 +17,21 @@
 
 use mlua::{Lua, Value};
 
-use super::super::{Battle, EntityId};
-use super::api::{
-    Arg, Class, ENTITY_LIKE, LuaType, LuaTyped, Record, Word, damage_types_from_lua,
-    damage_types_to_lua, entity_from_lua, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua,
+use super::super::core::Battle;
+use super::super::entity::EntityId;
+use super::super::payloads::{
+    Damage, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave, with_payloads,
+};
+use super::api::handles::{
+    Arg, damage_types_from_lua, damage_types_to_lua, entity_from_lua, entity_to_lua,
+    opt_entity_from_lua, opt_entity_to_lua,
+};
+use super::api::types::{
+    Access, Class, ENTITY_LIKE, LuaType, LuaTyped, Record, TableField, Word, message,
 };
 use crate::content::{Cost, DamageType, DamageTypes};
 
-pub use crate::content::chains::MAX_MAGNITUDE;
-
-/// The values a number of a chain may take. A script's value outside its chain's domain (NaN,
-/// an infinity, a negative speed, an interval of 0…) is a script error, and the value before
-/// that script's change is kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Domain {
-    /// A number of at most [`MAX_MAGNITUDE`] either way.
-    Finite,
-    /// As [`Domain::Finite`], and not negative.
-    NonNegative,
-    /// As [`Domain::Finite`], and above 0.
-    Positive,
-}
-
-impl Domain {
-    /// The domain in words, as the docs and error messages say it.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Domain::Finite => "a finite number (at most 1e15 either way)",
-            Domain::NonNegative => "a finite number ≥ 0 (at most 1e15)",
-            Domain::Positive => "a finite number > 0 (at most 1e15)",
-        }
-    }
-
-    /// Whether `value` lies in the domain; the error says what was expected.
-    pub fn check(self, value: f64) -> Result<(), String> {
-        let inside = value.abs() <= MAX_MAGNITUDE
-            && match self {
-                Domain::Finite => true,
-                Domain::NonNegative => value >= 0.0,
-                Domain::Positive => value > 0.0,
-            };
-        if inside {
-            Ok(())
-        } else {
-            Err(format!("expected {}, got {value}", self.describe()))
-        }
-    }
-}
+pub use super::super::payloads::Domain;
 
 /// How a payload, a query's input or a query's value looks to a script.
 #[derive(Clone, Copy, Debug)]
@@ -151,14 +120,6 @@ pub(crate) trait LuaField: Sized {
     /// Checks it against the field's domain; only numbers have one.
     fn check(&self, _domain: Domain) -> Result<(), String> {
         Ok(())
-    }
-}
-
-/// The message of an API error, without mlua's prefix.
-pub(crate) fn message(e: mlua::Error) -> String {
-    match e {
-        mlua::Error::RuntimeError(m) => m,
-        other => other.to_string(),
     }
 }
 
@@ -289,30 +250,12 @@ fn misspelt(table: &mlua::Table, name: &str) -> Option<String> {
     crate::diagnostics::closest(name, sorted).map(str::to_string)
 }
 
-/// The entity a payload is about, from the field that names it.
-pub(crate) trait AsSubject {
-    /// The entity, if any.
-    fn as_subject(&self) -> Option<EntityId>;
-}
-
-impl AsSubject for EntityId {
-    fn as_subject(&self) -> Option<EntityId> {
-        Some(*self)
-    }
-}
-
-impl AsSubject for Option<EntityId> {
-    fn as_subject(&self) -> Option<EntityId> {
-        *self
-    }
-}
-
-/// Declares a chain payload from one list of fields (see the module docs):
+/// Gives a type its table form from one list of fields (see the module docs):
 ///
 /// ```ignore
 /// payload! {
 ///     /// `heal`: hit points given back.
-///     pub struct Heal about target {
+///     impl Heal about target {
 ///         /// Who is healed.
 ///         read target: EntityId,
 ///         /// How much.
@@ -324,41 +267,9 @@ impl AsSubject for Option<EntityId> {
 /// ```
 ///
 /// `about FIELD` names the entity the payload concerns (scoped registrations see only theirs);
-/// `bypass FN` names a function telling whether the payload skips every modifier; `where DOMAIN`
-/// after a number field's type names its [`Domain`]. The form
-/// `payload! { impl Type { … } }` gives a type defined elsewhere its table form only.
+/// `where DOMAIN` after a number field's type names its [`Domain`]. The chains' payloads get
+/// theirs from the field lists of `payloads.rs` ([`lua_payloads!`]).
 macro_rules! payload {
-    (
-        $(#[doc = $doc:literal])*
-        pub struct $name:ident $(about $subject:ident)? $(bypass $bypass:path)? {
-            $( $(#[doc = $fdoc:literal])* $access:ident $field:ident : $ty:ty
-                $(where $domain:ident)? $(= $default:expr)? ),* $(,)?
-        }
-    ) => {
-        $(#[doc = $doc])*
-        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-        pub struct $name {
-            $( $(#[doc = $fdoc])* pub $field: $ty, )*
-        }
-
-        impl $crate::chain::Subject<$crate::battle::EntityId> for $name {
-            fn subject(&self) -> Option<$crate::battle::EntityId> {
-                payload!(@subject self $($subject)?)
-            }
-            $(
-                fn bypasses_modifiers(&self) -> bool {
-                    $bypass(self)
-                }
-            )?
-        }
-
-        payload!(
-            $(#[doc = $doc])*
-            impl $name $(about $subject)? {
-                $( $(#[doc = $fdoc])* $access $field : $ty $(where $domain)? $(= $default)? ),*
-            }
-        );
-    };
     (
         $(#[doc = $doc:literal])*
         impl $name:ident $(about $subject:ident)?
@@ -369,10 +280,10 @@ macro_rules! payload {
             $( const ABOUT: Option<&'static str> = Some(stringify!($subject)); )?
             const SHAPE: $crate::battle::scripting::payload::LuaShape =
                 $crate::battle::scripting::payload::LuaShape::Table(
-                    &$crate::battle::scripting::api::Record {
+                    &$crate::battle::scripting::api::types::Record {
                         name: stringify!($name),
                         doc: concat!($($doc, "\n"),*),
-                        fields: &[$( $crate::battle::scripting::api::TableField {
+                        fields: &[$( $crate::battle::scripting::api::types::TableField {
                             name: stringify!($field),
                             doc: concat!($($fdoc, "\n"),*),
                             ty: <$ty as $crate::battle::scripting::payload::LuaField>::TYPE,
@@ -386,7 +297,7 @@ macro_rules! payload {
             fn to_lua(
                 &self,
                 lua: &mlua::Lua,
-                _: &$crate::battle::Battle,
+                _: &$crate::battle::core::Battle,
             ) -> mlua::Result<mlua::Value> {
                 use $crate::battle::scripting::payload::LuaField;
                 let table = lua.create_table()?;
@@ -397,7 +308,7 @@ macro_rules! payload {
             fn update_from_lua(
                 &mut self,
                 value: &mlua::Value,
-                battle: &$crate::battle::Battle,
+                battle: &$crate::battle::core::Battle,
             ) -> mlua::Result<()> {
                 // A payload without writable fields reads nothing and changes nothing.
                 let _ = (value, battle);
@@ -411,7 +322,7 @@ macro_rules! payload {
 
             fn from_lua(
                 value: &mlua::Value,
-                battle: &$crate::battle::Battle,
+                battle: &$crate::battle::core::Battle,
             ) -> mlua::Result<Self> {
                 // A payload without fields reads nothing.
                 let _ = (value, battle);
@@ -421,9 +332,9 @@ macro_rules! payload {
             }
         }
     };
-    (@access read) => { $crate::battle::scripting::api::Access::Read };
-    (@access write) => { $crate::battle::scripting::api::Access::Write };
-    (@access result) => { $crate::battle::scripting::api::Access::Result };
+    (@access read) => { $crate::battle::scripting::api::types::Access::Read };
+    (@access write) => { $crate::battle::scripting::api::types::Access::Write };
+    (@access result) => { $crate::battle::scripting::api::types::Access::Result };
     (@domain) => { None };
     (@domain $domain:ident) => { Some($crate::battle::scripting::payload::Domain::$domain) };
     (@update write $this:ident $field:ident $value:ident $battle:ident $($domain:ident)?) => {
@@ -445,12 +356,117 @@ macro_rules! payload {
             $battle,
         )?
     };
-    (@subject $this:ident) => { None };
-    (@subject $this:ident $field:ident) => {
-        $crate::battle::scripting::payload::AsSubject::as_subject(&$this.$field)
-    };
 }
 pub(crate) use payload;
+
+/// Gives every payload of `payloads.rs` its table form, from the field list declared there
+/// (handed on whole to [`payload!`], which reads it).
+macro_rules! lua_payloads {
+    ($(
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident $(about $subject:ident)? $(bypass $bypass:path)? { $($fields:tt)* }
+    )*) => {$(
+        payload! {
+            $(#[doc = $doc])*
+            impl $name $(about $subject)? { $($fields)* }
+        }
+    )*};
+}
+
+with_payloads!(lua_payloads);
+
+impl LuaPayload for Signal {
+    const SHAPE: LuaShape = LuaShape::Table(&Record {
+        name: "Signal",
+        doc: "An event of the whole battle, with nothing to carry.",
+        fields: &[],
+    });
+    fn to_lua(&self, lua: &Lua, _: &Battle) -> mlua::Result<Value> {
+        Ok(Value::Table(lua.create_table()?))
+    }
+    fn from_lua(_: &Value, _: &Battle) -> mlua::Result<Self> {
+        Ok(Signal)
+    }
+}
+
+impl LuaPayload for StatOf {
+    /// `{ blueprint = "mod:name", entity = <handle or nil> }`.
+    const SHAPE: LuaShape = LuaShape::Table(&Record {
+        name: "StatOf",
+        doc: "The input of a blueprint statistic query.",
+        fields: &[
+            TableField {
+                name: "blueprint",
+                doc: "The blueprint's id, `\"mod:name\"`.",
+                ty: LuaType::String,
+                input: LuaType::String,
+                access: Access::Read,
+                domain: None,
+            },
+            TableField {
+                name: "entity",
+                doc: "The building or ability made from it, if placed.",
+                ty: LuaType::Optional(&LuaType::Class(Class::Entity)),
+                input: LuaType::Optional(&ENTITY_LIKE),
+                access: Access::Read,
+                domain: None,
+            },
+        ],
+    });
+    /// A blueprint id, a placed building or ability, or the table modifiers receive.
+    const INPUT: LuaType = LuaType::Union(&[
+        LuaType::String,
+        ENTITY_LIKE,
+        <StatOf as LuaPayload>::SHAPE.input_type(),
+    ]);
+    const ABOUT: Option<&'static str> = Some("entity");
+    fn to_lua(&self, lua: &Lua, battle: &Battle) -> mlua::Result<Value> {
+        let t = lua.create_table()?;
+        t.set(
+            "blueprint",
+            battle.content().blueprint(self.blueprint).id.as_str(),
+        )?;
+        t.set("entity", opt_entity_to_lua(lua, self.entity)?)?;
+        Ok(Value::Table(t))
+    }
+    /// A placed building or ability (its handle), a blueprint id (`"core:sniper"`), or a table
+    /// as modifiers receive it.
+    fn from_lua(value: &Value, battle: &Battle) -> mlua::Result<Self> {
+        let blueprint_of = |id: &str| {
+            battle
+                .content()
+                .blueprint_id(id)
+                .ok_or_else(|| mlua::Error::runtime(format!("there is no blueprint `{id}`")))
+        };
+        match value {
+            Value::String(s) => Ok(StatOf {
+                blueprint: blueprint_of(&s.to_str()?)?,
+                entity: None,
+            }),
+            Value::Table(t) if t.contains_key("blueprint")? => {
+                let entity = opt_entity_from_lua(&t.get("entity")?, battle)?;
+                let id: String = t.get("blueprint")?;
+                Ok(StatOf {
+                    blueprint: blueprint_of(&id)?,
+                    entity,
+                })
+            }
+            other => {
+                let entity = entity_from_lua(other, battle)?;
+                let blueprint = battle
+                    .entity(entity)
+                    .and_then(|e| e.kind.blueprint())
+                    .ok_or_else(|| {
+                        mlua::Error::runtime("expected a building, an ability or a blueprint id")
+                    })?;
+                Ok(StatOf {
+                    blueprint,
+                    entity: Some(entity),
+                })
+            }
+        }
+    }
+}
 
 payload! {
     /// What a blueprint costs to use: the value of the `blueprint_cost` query.

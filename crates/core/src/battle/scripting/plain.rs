@@ -1,7 +1,8 @@
-//! Plain data between mods' VMs: the payloads, inputs and values of the chains mods declare.
+//! Plain data between mods' VMs, read from Lua and made again in it: the payloads, inputs and
+//! values of the chains mods declare.
 //!
 //! Every mod has its own Luau VM, so a table one mod's script gives cannot be handed to
-//! another's: it is read into a [`Plain`] value, which belongs to no VM, and made again as a new
+//! another's: it is read into a [`Plain`] value (`battle/plain.rs`), which belongs to no VM, and made again as a new
 //! table in each VM it reaches. Only data crosses — numbers, strings, booleans, entity handles
 //! and tables of those —, never a function, so no mod ever runs another mod's code. Reading
 //! checks the fields against the chain's declaration (names, types, finite numbers) and bounds
@@ -13,10 +14,11 @@ use std::rc::Rc;
 
 use mlua::{Lua, Value};
 
-use super::api::{entity_id_of, entity_to_lua};
-use super::payload::Domain;
-use crate::battle::EntityId;
-use crate::content::chains::{ChainDecl, FieldType, Scalar};
+use super::super::payloads::Domain;
+use super::api::handles::{entity_id_of, entity_to_lua};
+use crate::content::chains::{ChainDecl, FieldType};
+
+pub use super::super::plain::{Key, Plain};
 use crate::diagnostics::did_you_mean;
 
 /// How deeply tables may be nested in what crosses (the payload's own table is the first level).
@@ -25,30 +27,6 @@ pub const MAX_DEPTH: usize = 8;
 pub const MAX_VALUES: usize = 1000;
 /// How many bytes of strings, keys included, one payload or input may hold.
 pub const MAX_BYTES: usize = 64 * 1024;
-
-/// A value that crosses from one mod's VM to another's.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Plain {
-    /// `true` or `false`.
-    Boolean(bool),
-    /// A finite number.
-    Number(f64),
-    /// A string, as the bytes Lua holds.
-    String(Rc<[u8]>),
-    /// An entity, made into that VM's handle of it.
-    Entity(EntityId),
-    /// A table, its keys in order (whole numbers first), so that every VM builds it alike.
-    Table(Rc<BTreeMap<Key, Plain>>),
-}
-
-/// A key of a [`Plain`] table.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Key {
-    /// A whole number (a list's index).
-    Index(i64),
-    /// A string.
-    Name(Rc<[u8]>),
-}
 
 impl Plain {
     /// The value made in the VM `lua`: tables new and read-only (what a callback receives it
@@ -72,27 +50,6 @@ impl Plain {
                 Value::Table(table)
             }
         })
-    }
-
-    /// The entity in the field `name` of a table, if it holds one.
-    pub(crate) fn entity_at(&self, name: &str) -> Option<EntityId> {
-        match self {
-            Plain::Table(entries) => match entries.get(&Key::Name(Rc::from(name.as_bytes()))) {
-                Some(Plain::Entity(id)) => Some(*id),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-}
-
-impl From<&Scalar> for Plain {
-    fn from(scalar: &Scalar) -> Plain {
-        match scalar {
-            Scalar::Number(n) => Plain::Number(*n),
-            Scalar::Text(t) => Plain::String(Rc::from(t.as_bytes())),
-            Scalar::Boolean(b) => Plain::Boolean(*b),
-        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use mlua::{Function, Lua, MultiValue, Table};
 
-use crate::battle::scripting::HostLink;
+use crate::battle::scripting::lend::HostLink;
 
 /// A `game` function's old name and what replaced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,14 +4,16 @@
 
 use mlua::{FromLua, Lua, Value};
 
+use super::call::with_battle;
 use super::types::{LuaType, LuaTyped, record};
-use super::with_battle;
-use crate::battle::scripting::HostLink;
+use crate::battle::entity::Position;
+use crate::battle::log::LogKind;
+use crate::battle::scripting::lend::HostLink;
 use crate::battle::scripting::limits::MAX_VISUALS_PER_TICK;
 use crate::battle::visuals::{
     DEFAULT_VISUAL_TICKS, MAX_VISUAL_RADIUS, MAX_VISUAL_TICKS, MAX_VISUAL_WIDTH,
 };
-use crate::battle::{Figure, LogKind, Position, Visual};
+use crate::battle::visuals::{Figure, Visual};
 use crate::content::colour::Rgb;
 use crate::diagnostics::did_you_mean;
 use rampart_lua::{Fault, ScriptErrorKind};

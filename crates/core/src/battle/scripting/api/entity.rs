@@ -2,13 +2,13 @@
 
 use mlua::Value;
 
+use super::call::{changing_battle, locate, query, with_battle};
 use super::handles::{
     ChainName, EntityArg, EntityValue, Handle, ParamValue, QueryValue, entity_from_lua,
     entity_to_lua,
 };
 use super::types::{Word, api_functions, record};
-use super::{changing_battle, locate, query, with_battle};
-use crate::battle::{Effect, EntityKind, Lasting};
+use crate::battle::entity::{Effect, EntityKind, Lasting};
 use crate::content::{Param, Size};
 use rampart_lua::{Fault, ScriptErrorKind};
 

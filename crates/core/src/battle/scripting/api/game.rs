@@ -4,22 +4,22 @@ use mlua::{Lua, Table, Value, Variadic};
 
 use glam::DVec2;
 
+use super::call::{changing_battle, locate, query, register, too_deep, with_battle};
 use super::deprecated;
 use super::draw::{self, Options};
 use super::handles::{
     Callback, ChainName, CommandPayload, CommandResult, EntityValue, EventPayload, Handle,
     Modifier, QueryInput, QueryValue, Reaction, SpawnAt, entity_from_lua,
 };
+use super::registration::{Registration, RegistrationKind};
 use super::storage::Top;
 use super::types::{Word, api_functions, install_functions, record};
-use super::{changing_battle, locate, query, register, too_deep, with_battle};
+use crate::battle::core::Battle;
 use crate::battle::effects::BUILT_IN_EFFECTS;
-use crate::battle::scripting::HostLink;
-use crate::battle::scripting::register::{Registration, RegistrationKind};
-use crate::battle::{
-    Barrier, Battle, Effect, EntityId, EntityKind, Lasting, MAX_ENTITIES, Phase, Stacking, chains,
-    mod_chains,
-};
+use crate::battle::entity::{Effect, EntityId, EntityKind, Lasting, Stacking};
+use crate::battle::scripting::chains;
+use crate::battle::scripting::lend::HostLink;
+use crate::battle::state::{Barrier, MAX_ENTITIES, Phase};
 use crate::content::{BlueprintKind, DamageType, Rarity};
 use crate::diagnostics::{SIMILAR_LEGAL, did_you_mean_above};
 use crate::terrain::{Direction, ObstacleKind};
@@ -79,7 +79,7 @@ api_functions! {
                     return Err(too_deep(lua, &chain.0));
                 }
                 let user = HostLink::get(lua)?.mod_index;
-                mod_chains::lua_event(b, user, &chain.0, &payload.0)
+                chains::lua_event(b, user, &chain.0, &payload.0)
                     .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
             })
         }

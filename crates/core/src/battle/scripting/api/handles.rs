@@ -10,7 +10,8 @@ use mlua::{
 use slotmap::SecondaryMap;
 
 use super::types::{ChainPart, Class, ENTITY_LIKE, LuaType, LuaTyped, TableField};
-use crate::battle::{Battle, EntityId};
+use crate::battle::core::Battle;
+use crate::battle::entity::EntityId;
 use crate::content::{DamageType, DamageTypes};
 
 /// Values an API function takes or gives as mlua converts them, typed for the definitions.

@@ -3,36 +3,31 @@
 //! its functions are described once ([`CLASSES`], [`types`]), and the runtime installs them
 //! from that description.
 
+mod call;
 mod deprecated;
 mod draw;
 mod entity;
 mod game;
-mod handles;
+pub(super) mod handles;
+mod registration;
 mod storage;
-mod types;
+pub(super) mod types;
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Lua, Table};
 
-use super::HostLink;
-use super::register::{REGISTRATION, Registration, RegistrationKind};
-use crate::battle::{Battle, EntityId, Scope, chains};
-use rampart_lua::{Fault, ScriptErrorKind};
+use call::register;
+use registration::{REGISTRATION, Registration, RegistrationKind};
 
 pub use deprecated::{DEPRECATED, Deprecated};
 pub(crate) use handles::ENTITY;
 use handles::{
     ApiTables, ChainName, EntityArg, HANDLE_FIELDS, INSTANCE_FIELDS, Modifier, Reaction,
 };
-pub(crate) use handles::{
-    Arg, CallArgs, HandleCache, Returned, damage_types_from_lua, damage_types_to_lua,
-    entity_from_lua, entity_id_of, entity_to_lua, opt_entity_from_lua, opt_entity_to_lua, tables,
-};
+pub(crate) use handles::{HandleCache, entity_to_lua, tables};
 pub use types::{
     Access, ApiFunction, ChainPart, Class, ENTITY_LIKE, LuaType, Param, Record, TableField,
 };
-pub(crate) use types::{
-    Args, LuaReturns, LuaTyped, Signature, Word, api_functions, install_functions, lua_name,
-};
+use types::{api_functions, install_functions};
 
 /// An object of the API as the definitions declare it.
 #[derive(Clone, Copy, Debug)]
@@ -107,103 +102,6 @@ pub const CLASSES: &[ClassDef] = &[
 
 /// The keys of a storage table: strings and whole numbers.
 const STORAGE_KEYS: LuaType = LuaType::Union(&[LuaType::String, LuaType::Integer]);
-
-/// Runs `f` on the battle the calling script belongs to, or fails if there is none (while
-/// scripts load, or under `rampart check`).
-fn with_battle<R>(
-    lua: &Lua,
-    what: &str,
-    f: impl FnOnce(&mut Battle) -> mlua::Result<R>,
-) -> mlua::Result<R> {
-    let link = HostLink::get(lua)?;
-    if link.shared.is_loading() {
-        return Err(Fault::here(
-            lua,
-            ScriptErrorKind::Runtime,
-            format!(
-                "{what} needs a running battle: call it from a hook (on_spawn, on_placed, on_tick…) or a callback, not while the script loads"
-            ),
-        ));
-    }
-    link.shared.with_battle(|battle| match battle {
-        Some(b) => f(b),
-        None => Err(Fault::here(
-            lua,
-            ScriptErrorKind::Runtime,
-            format!("{what} needs a running battle"),
-        )),
-    })
-}
-
-/// Like [`with_battle`], for calls that change the battle: refused while a query is computed,
-/// because queries only compute values and the client computes them at any time for display.
-fn changing_battle<R>(
-    lua: &Lua,
-    what: &str,
-    f: impl FnOnce(&mut Battle) -> mlua::Result<R>,
-) -> mlua::Result<R> {
-    with_battle(lua, what, |b| {
-        if b.in_query() {
-            return Err(Fault::here(
-                lua,
-                ScriptErrorKind::Runtime,
-                format!(
-                    "{what} changes the battle, which a query modifier must not do: it only computes a value; change things from a command modifier, a reaction or a hook"
-                ),
-            ));
-        }
-        f(b)
-    })
-}
-
-fn query(lua: &Lua, name: &str, input: Value) -> mlua::Result<Value> {
-    with_battle(lua, "game:query", |b| {
-        if !b.can_nest() {
-            return Err(too_deep(lua, name));
-        }
-        chains::lua_query(b, lua, name, &input).map_err(|e| locate(lua, e))
-    })
-}
-
-fn too_deep(lua: &Lua, chain: &str) -> mlua::Error {
-    Fault::here(
-        lua,
-        ScriptErrorKind::Runtime,
-        format!(
-            "`{chain}` was refused: chains are nested too deeply (does a callback trigger itself?)"
-        ),
-    )
-}
-
-/// Gives a plain runtime error from the API the location of the script line that called it.
-fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
-    match e {
-        mlua::Error::RuntimeError(message) => Fault::here(lua, ScriptErrorKind::Runtime, message),
-        other => other,
-    }
-}
-
-/// Registers a callback; `self_scope` makes it run only for the entity of `self`.
-fn register(
-    lua: &Lua,
-    kind: RegistrationKind,
-    owner_arg: Option<EntityId>,
-    chain: String,
-    priority: f64,
-    f: Function,
-) -> mlua::Result<Registration> {
-    let link = HostLink::get(lua)?;
-    if priority.fract() != 0.0 || priority < f64::from(i32::MIN) || priority > f64::from(i32::MAX) {
-        return Err(Fault::here(
-            lua,
-            ScriptErrorKind::Runtime,
-            format!("priority must be a whole number, not {priority}"),
-        ));
-    }
-    let scope = owner_arg.map_or(Scope::Global, Scope::Subject);
-    link.register(kind, &chain, priority as i32, scope, owner_arg, f)
-        .map_err(|message| Fault::here(lua, ScriptErrorKind::Runtime, message))
-}
 
 api_functions! {
     /// The functions of instance tables (`self` in hooks), on top of the entity functions.

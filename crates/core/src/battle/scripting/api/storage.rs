@@ -16,11 +16,11 @@ use mlua::{
     Value,
 };
 
+use super::call::{changing_battle, with_battle};
 use super::handles::{entity_id_of, tables};
 use super::types::{Class, LuaType, LuaTyped};
-use super::{changing_battle, with_battle};
-use crate::battle::Battle;
-use crate::battle::scripting::HostLink;
+use crate::battle::core::Battle;
+use crate::battle::scripting::lend::HostLink;
 use crate::battle::storage::{
     Key, MAX_KEY, STORAGE_DEPTH, STORAGE_LIMIT, StorageError, Stored, Table, key_size, place,
     value_size,

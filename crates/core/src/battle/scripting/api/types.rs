@@ -12,7 +12,8 @@ use std::marker::PhantomData;
 use mlua::{FromLua, Function, IntoLua, Lua, Value};
 
 use crate::battle::chains::ChainKind;
-use crate::battle::{EntityKind, Phase, Stacking};
+use crate::battle::entity::{EntityKind, Stacking};
+use crate::battle::state::Phase;
 use crate::content::{AttackerId, BlueprintId, BlueprintKind, DamageType, Rarity, Size};
 use crate::terrain::{Direction, ObstacleKind};
 
@@ -164,7 +165,7 @@ pub struct TableField {
     /// What scripts may do with it.
     pub access: Access,
     /// The values a script may give it, for a number.
-    pub domain: Option<super::super::payload::Domain>,
+    pub domain: Option<crate::battle::payloads::Domain>,
 }
 
 impl TableField {
@@ -372,23 +373,23 @@ macro_rules! record {
 
         impl $name {
             /// The table's description.
-            pub const RECORD: $crate::battle::scripting::api::Record =
-                $crate::battle::scripting::api::Record {
+            pub const RECORD: $crate::battle::scripting::api::types::Record =
+                $crate::battle::scripting::api::types::Record {
                     name: stringify!($name),
                     doc: concat!($($doc, "\n"),*),
                     fields: &[$(
-                        $crate::battle::scripting::api::TableField::read(
+                        $crate::battle::scripting::api::types::TableField::read(
                             stringify!($field),
                             concat!($($fdoc, "\n"),*),
-                            <$ty as $crate::battle::scripting::api::LuaTyped>::TYPE,
+                            <$ty as $crate::battle::scripting::api::types::LuaTyped>::TYPE,
                         ),
                     )*],
                 };
         }
 
-        impl $crate::battle::scripting::api::LuaTyped for $name {
-            const TYPE: $crate::battle::scripting::api::LuaType =
-                $crate::battle::scripting::api::LuaType::Record(&$name::RECORD);
+        impl $crate::battle::scripting::api::types::LuaTyped for $name {
+            const TYPE: $crate::battle::scripting::api::types::LuaType =
+                $crate::battle::scripting::api::types::LuaType::Record(&$name::RECORD);
         }
 
         record!(@$conversion $name { $($field),* });
@@ -417,7 +418,7 @@ macro_rules! record {
                         mlua::Error::runtime(format!(
                             "field `{}`: {}",
                             stringify!($field),
-                            $crate::battle::scripting::payload::message(e)
+                            $crate::battle::scripting::api::types::message(e)
                         ))
                     })?, )*
                 })
@@ -455,30 +456,30 @@ macro_rules! api_functions {
         ];
     ) => {
         $(#[doc = $tdoc])*
-        $vis const $table: &[$crate::battle::scripting::api::ApiFunction] = &[$(
-            $crate::battle::scripting::api::ApiFunction {
-                name: $crate::battle::scripting::api::lua_name(stringify!($name)),
+        $vis const $table: &[$crate::battle::scripting::api::types::ApiFunction] = &[$(
+            $crate::battle::scripting::api::types::ApiFunction {
+                name: $crate::battle::scripting::api::types::lua_name(stringify!($name)),
                 doc: concat!($($doc, "\n"),*),
                 params: &[$(
-                    $crate::battle::scripting::api::Param {
+                    $crate::battle::scripting::api::types::Param {
                         name: stringify!($param),
-                        ty: <$pty as $crate::battle::scripting::api::LuaTyped>::TYPE,
+                        ty: <$pty as $crate::battle::scripting::api::types::LuaTyped>::TYPE,
                     },
                 )*],
                 returns: <api_functions!(@ret $($ret)?)
-                    as $crate::battle::scripting::api::LuaReturns>::TYPES,
+                    as $crate::battle::scripting::api::types::LuaReturns>::TYPES,
                 make: {
                     fn make(lua: &mlua::Lua) -> mlua::Result<mlua::Function> {
                         struct Called;
-                        impl $crate::battle::scripting::api::Signature for Called {
+                        impl $crate::battle::scripting::api::types::Signature for Called {
                             const OBJECT: &'static str = stringify!($table);
                             const NAME: &'static str = stringify!($name);
                             const PARAMS: &'static [&'static str] = &[$(stringify!($param)),*];
                         }
                         lua.create_function(
                             |$lua: &mlua::Lua,
-                             $crate::battle::scripting::api::Args(($this, $($param,)*), _):
-                                $crate::battle::scripting::api::Args<($this_ty, $($pty,)*), Called>|
+                             $crate::battle::scripting::api::types::Args(($this, $($param,)*), _):
+                                $crate::battle::scripting::api::types::Args<($this_ty, $($pty,)*), Called>|
                                 -> mlua::Result<api_functions!(@ret $($ret)?)> {
                                     // Not every function reads the VM or each parameter;
                                     // their names are kept for the definitions.
@@ -578,6 +579,14 @@ pub(crate) fn install_functions(
         table.raw_set(f.name, (f.make)(lua)?)?;
     }
     Ok(())
+}
+
+/// The message of an API error, without mlua's prefix.
+pub(crate) fn message(e: mlua::Error) -> String {
+    match e {
+        mlua::Error::RuntimeError(m) => m,
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -4,30 +4,16 @@
 
 use std::collections::BTreeSet;
 
-use super::super::api::{Access, Class, ENTITY_LIKE, LuaType, Record, TableField};
+use super::super::api::types::{Access, Class, ENTITY_LIKE, LuaType, Record, TableField};
 use super::super::payload::{Domain, LuaShape};
-use crate::battle::chains::{ChainInfo, ChainKind};
+use super::model::{ModChains, type_names};
+use crate::battle::chains::ChainKind;
 use crate::battle::mod_chains::intern;
+use crate::battle::scripting::chains::ChainInfo;
 use crate::content::ContentDb;
 use crate::content::chains::{ChainDecl, DeclaredKind, FieldType};
 
-/// The declared chains definitions are written with, and the mod they are for.
-pub struct ModChains {
-    /// The chains, described for the definitions.
-    pub(super) chains: Vec<ChainInfo>,
-    /// The mod whose scripts the definitions are for: it fires its own events.
-    pub(super) own: Option<&'static str>,
-}
-
 impl ModChains {
-    /// No declared chains: definitions of the game's API alone.
-    pub fn none() -> ModChains {
-        ModChains {
-            chains: Vec::new(),
-            own: None,
-        }
-    }
-
     /// The chains the scripts of `mod_id` may use: those it declares and those its direct
     /// dependencies declare, in load order.
     ///
@@ -38,7 +24,7 @@ impl ModChains {
         let Some(user) = content.mods.iter().find(|m| m.id == mod_id) else {
             return ModChains::none();
         };
-        let mut taken = super::type_names();
+        let mut taken = type_names();
         let chains = content
             .chains
             .iter()

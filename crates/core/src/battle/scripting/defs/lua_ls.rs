@@ -2,11 +2,11 @@
 //! `---@field`, `---@param`, `---@return` and `---@overload` comments on empty stubs, which is
 //! itself a Lua chunk that runs.
 
-use super::{
+use super::model::{
     Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
     Ty, field_doc, hooks, made_by, one_paragraph, wrap,
 };
-use crate::battle::scripting::api::Class;
+use crate::battle::scripting::api::types::Class;
 
 /// The script API as Lua Language Server annotations, with the chains `declared` for one mod.
 pub fn lua_ls(declared: &ModChains) -> String {
@@ -165,11 +165,11 @@ impl Syntax for LuaLs {
 }
 
 fn ty(t: &Ty) -> String {
-    super::ty::<LuaLs>(t)
+    super::model::ty::<LuaLs>(t)
 }
 
 fn grouped(t: &Ty) -> String {
-    super::grouped::<LuaLs>(t)
+    super::model::grouped::<LuaLs>(t)
 }
 
 /// `text` as `---` comment lines: the description of what follows.

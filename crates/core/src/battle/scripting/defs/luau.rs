@@ -1,11 +1,11 @@
 //! The API as a Luau definitions file, the format luau-lsp reads with `--definitions`: the
 //! objects as `declare class`, the tables as `export type`, the globals as `declare`.
 
-use super::{
+use super::model::{
     Api, BEHAVIOUR, BEHAVIOUR_DOC, Declared, GAME_DOC, ModChains, REQUIRE_DOC, Signature, Syntax,
     Ty, field_doc, hooks, made_by, wrap,
 };
-use crate::battle::scripting::api::Class;
+use crate::battle::scripting::api::types::Class;
 
 /// The script API as a Luau definitions file, with the chains `declared` for one mod.
 pub fn luau(declared: &ModChains) -> String {
@@ -134,11 +134,11 @@ impl Syntax for Luau {
 }
 
 fn ty(t: &Ty) -> String {
-    super::ty::<Luau>(t)
+    super::model::ty::<Luau>(t)
 }
 
 fn grouped(t: &Ty) -> String {
-    super::grouped::<Luau>(t)
+    super::model::grouped::<Luau>(t)
 }
 
 /// `text` as `---` comment lines, indented.
