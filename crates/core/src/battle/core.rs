@@ -1,6 +1,6 @@
 //! The battle itself: the [`Battle`] struct, what it answers about itself, its log, the player's
 //! commands coming in, a tick in its fixed order, and running its chains with the nesting guard.
-//! The rules (`lifecycle.rs`, `weapons.rs`, `rules.rs`, …) add their methods to it in their own
+//! The rules (`lifecycle.rs`, `combat.rs`, `rules.rs`, …) add their methods to it in their own
 //! files; the scripts, above it, reach it through [`Scripts`], so that nothing here knows Lua.
 
 use std::collections::BTreeMap;
@@ -124,7 +124,7 @@ pub struct Battle {
     /// Kills and hull lost by attacker type: what the run adapts its difficulty to. Counted from
     /// the battle's own events, it changes nothing in the battle, so it is not in the state hash.
     pub(super) tally: BTreeMap<String, TypeTally>,
-    /// Whether an attacker moved closer or was damaged this tick (see `spawning.rs`).
+    /// Whether an attacker moved closer or was damaged this tick (see `lifecycle.rs`).
     pub(super) progressed: bool,
     /// The attackers at the end of the last tick, as a count and a sum of their ids.
     pub(super) roster: (usize, u64),

@@ -3,7 +3,7 @@
 //! Paths never move, so where a tower can hit attackers is worked out once (and again only when
 //! its range changes): for every path segment within reach, a few points along it are tested —
 //! inside the range shape, within the tower's aim, in line of sight — for a small and for a
-//! large attacker's target height. `targeting.rs` picks targets from it every tick.
+//! large attacker's target height. `combat.rs` picks targets from it every tick.
 
 use std::collections::BTreeMap;
 

@@ -154,9 +154,7 @@ impl Battle {
         self.wave_effects();
         self.wave_abilities();
     }
-}
 
-impl Battle {
     /// What building `id` (made from `blueprint`) produces after a wave: fuel, materials, energy.
     pub(super) fn production_of(&mut self, id: EntityId, blueprint: BlueprintId) -> [f64; 3] {
         let stat = StatOf {

@@ -6,12 +6,11 @@
 //! the Lua edge (`scripting/`) on top; each file imports only from below it.
 
 mod augments;
-pub mod barriers;
 pub mod chains;
+mod combat;
 mod core;
 mod costs;
 mod coverage;
-mod describe;
 mod economy;
 pub mod effects;
 pub mod entity;
@@ -19,23 +18,19 @@ pub mod field;
 mod lifecycle;
 mod log;
 mod mod_chains;
-mod movement;
 mod payloads;
-mod placement;
 mod plain;
 pub mod preview;
+mod questions;
 pub mod reload;
 mod rules;
 pub mod scripting;
 pub mod shape;
 mod spatial;
-mod spawning;
 mod state;
 pub mod storage;
-mod targeting;
 mod timers;
 pub mod visuals;
-pub mod weapons;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,7 +42,6 @@ use crate::content::{BlueprintId, ContentDb};
 pub use self::core::{Battle, Chains, Cmd, Evt, Qry};
 pub use chains::ChainKind;
 pub use costs::{Cost, CostReport, CostRow, ScriptCosts};
-pub use describe::BlueprintView;
 pub use economy::Payment;
 pub use entity::{
     Effect, Entity, EntityId, EntityKind, Lasting, Position, Route, Stacking, TowerState,
@@ -56,6 +50,7 @@ pub use field::Field;
 pub use log::{LogEntry, LogKind, ReportedError, Resource, ScriptDisabled};
 pub use payloads::{Damage, Domain, EntityEvent, Gain, Heal, HullDamage, Signal, StatOf, Wave};
 pub use preview::SegmentCover;
+pub use questions::BlueprintView;
 pub use scripting::ScriptHost;
 pub use scripting::api::{Access, DEPRECATED, Deprecated, TableField};
 pub use scripting::chains::{ChainInfo, chain_kind};
