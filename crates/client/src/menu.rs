@@ -21,7 +21,7 @@ use super::ui::{
 use super::{ClientSet, Content, Screen};
 use rampart_core::content::Blueprint;
 use rampart_core::content::acts::NodeKind;
-use rampart_core::run::profile as ascension;
+use rampart_core::run::profile::ascension_levels;
 use rampart_core::run::{Difficulty, Run, RunConfig, RunPhase, startable_blueprints};
 
 /// Builds the screens around the battle.
@@ -95,7 +95,7 @@ pub fn difficulty_text(difficulty: Difficulty) -> &'static str {
 }
 
 /// The ascension levels' descriptions, from level 1, as the level setter has them.
-fn ascension_levels(content: &Content) -> Vec<String> {
+fn ascension_descriptions(content: &Content) -> Vec<String> {
     content.db.levels.as_ref().map_or(Vec::new(), |l| {
         l.ascension.iter().map(|a| a.description.clone()).collect()
     })
@@ -243,7 +243,7 @@ fn spawn_settings(
                 row.spawn(choice_button(n.to_string(), Action::Ascension(n), on));
             }
         });
-        if open < ascension::ascension_levels(&content.db) {
+        if open < ascension_levels(&content.db) {
             c.spawn(label(
                 format!("Win a run at ascension {open} to open level {}", open + 1),
                 13.0,
@@ -318,7 +318,7 @@ fn refresh_settings(
             None => setup.seed.clone(),
         };
     }
-    let levels = ascension_levels(&content);
+    let levels = ascension_descriptions(&content);
     for mut text in &mut explained {
         text.0 = format!(
             "{}\n{}",
