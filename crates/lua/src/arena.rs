@@ -25,6 +25,9 @@ const SMALL_LIMIT: usize = 1024;
 const GRANULE: usize = 16;
 /// Size classes: the small steps, then powers of two from 2 KiB up to the largest arena (4 GiB).
 const CLASSES: usize = SMALL_LIMIT / GRANULE + 22;
+/// The arena asks the system to back it with memory in steps of this many bytes (a multiple of
+/// every page size), as it grows: a VM uses a few hundred kilobytes of its reserved gigabytes.
+const COMMIT_STEP: usize = 1 << 16;
 
 /// Mirrors mlua's private allocator state for Luau (`mlua::memory::MemoryState`, mlua 0.12.2):
 /// mlua reads and writes these fields through the allocator's user data pointer, so this must be
@@ -52,6 +55,8 @@ struct Arena {
     capacity: usize,
     /// Bytes from `base` handed out at least once; beyond it the region is untouched.
     top: usize,
+    /// Bytes from `base` the system has been asked to back with memory (see [`region::commit`]).
+    committed: usize,
     /// Per size class, the last freed block; each free block starts with the next one's address.
     free: [*mut u8; CLASSES],
 }
@@ -69,6 +74,7 @@ impl Memory {
                 base,
                 capacity,
                 top: 0,
+                committed: 0,
                 free: [ptr::null_mut(); CLASSES],
             },
         })
@@ -122,7 +128,16 @@ impl Arena {
         if block > self.capacity - self.top {
             return ptr::null_mut();
         }
-        // SAFETY: `top + block` is within the reserved region.
+        let end = self.top + block;
+        if end > self.committed {
+            let to = end.next_multiple_of(COMMIT_STEP).min(self.capacity);
+            // SAFETY: `committed..to` lies within the region `reserve` returned.
+            if !unsafe { region::commit(self.base, self.committed, to) } {
+                return ptr::null_mut();
+            }
+            self.committed = to;
+        }
+        // SAFETY: `top + block` is within the reserved region, and committed.
         let fresh = unsafe { self.base.add(self.top) };
         self.top += block;
         fresh
@@ -255,6 +270,15 @@ mod region {
         Ok(base as *mut u8)
     }
 
+    /// Nothing to do: the mapping is readable and writable already, and the system backs each
+    /// page with memory when it is first touched.
+    ///
+    /// # Safety
+    /// None needed here; the signature is the one every system's `commit` has.
+    pub(super) unsafe fn commit(_base: *mut u8, _from: usize, _to: usize) -> bool {
+        true
+    }
+
     /// Unmaps a region made by [`reserve`].
     ///
     /// # Safety
@@ -265,32 +289,81 @@ mod region {
     }
 }
 
-/// Other systems have no anonymous mappings through `libc`: the standard allocator gives the
-/// aligned region (it may keep the alignment padding reserved).
-#[cfg(not(unix))]
+/// Windows reserves address space and backs it with memory as separate steps: the region is
+/// reserved whole (nothing is charged for it) and committed piece by piece as the arena grows.
+#[cfg(windows)]
 mod region {
     use super::ALIGNMENT;
-    use std::alloc::{Layout, alloc, dealloc};
+    use std::ffi::c_void;
+    use windows_sys::Win32::System::Memory::{
+        MEM_COMMIT, MEM_RELEASE, MEM_RESERVE, PAGE_NOACCESS, PAGE_READWRITE, VirtualAlloc,
+        VirtualFree,
+    };
+    use windows_sys::Win32::System::SystemInformation::{GetSystemInfo, SYSTEM_INFO};
 
     pub(super) fn page_size() -> usize {
-        4096
+        let mut info = SYSTEM_INFO::default();
+        // SAFETY: GetSystemInfo fills the structure it is given and has no other effect.
+        unsafe { GetSystemInfo(&mut info) };
+        info.dwPageSize as usize
     }
 
+    /// Reserves `capacity` bytes at a multiple of [`ALIGNMENT`], without backing them. A
+    /// reservation can only be released whole, so an oversized one shows where an aligned start
+    /// is free; it is released and the aligned part reserved in its place. Another thread may
+    /// take that space in between, so this tries a few times.
     pub(super) fn reserve(capacity: usize) -> std::io::Result<*mut u8> {
-        let layout = Layout::from_size_align(capacity, ALIGNMENT).map_err(std::io::Error::other)?;
-        // SAFETY: the layout's size is not zero (`Memory::new` clamps it).
-        let base = unsafe { alloc(layout) };
-        if base.is_null() {
-            return Err(std::io::Error::from(std::io::ErrorKind::OutOfMemory));
+        for _ in 0..8 {
+            // SAFETY: a reservation with no address hint touches no existing memory.
+            let probe = unsafe {
+                VirtualAlloc(
+                    std::ptr::null(),
+                    capacity + ALIGNMENT,
+                    MEM_RESERVE,
+                    PAGE_NOACCESS,
+                )
+            };
+            if probe.is_null() {
+                return Err(std::io::Error::last_os_error());
+            }
+            let base = (probe as usize).next_multiple_of(ALIGNMENT);
+            // SAFETY: `probe` is the start of the reservation just made, released whole.
+            unsafe { VirtualFree(probe, 0, MEM_RELEASE) };
+            // SAFETY: as above; at a given address the call fails if the space is taken.
+            let region = unsafe {
+                VirtualAlloc(base as *const c_void, capacity, MEM_RESERVE, PAGE_NOACCESS)
+            };
+            if !region.is_null() {
+                return Ok(region.cast());
+            }
         }
-        Ok(base)
+        Err(std::io::Error::last_os_error())
     }
 
+    /// Backs bytes `from..to` of the region with readable, writable memory.
+    ///
     /// # Safety
-    /// Nothing uses the region any more, and it came from [`reserve`] with this capacity.
-    pub(super) unsafe fn release(base: *mut u8, capacity: usize) {
-        // SAFETY: the caller's contract; the layout is the one `reserve` used.
-        unsafe { dealloc(base, Layout::from_size_align_unchecked(capacity, ALIGNMENT)) };
+    /// `from..to` lies within a region made by [`reserve`] at `base`.
+    pub(super) unsafe fn commit(base: *mut u8, from: usize, to: usize) -> bool {
+        // SAFETY: the caller's contract; committing reserved pages touches nothing else.
+        let done = unsafe {
+            VirtualAlloc(
+                base.add(from).cast::<c_void>(),
+                to - from,
+                MEM_COMMIT,
+                PAGE_READWRITE,
+            )
+        };
+        !done.is_null()
+    }
+
+    /// Releases a region made by [`reserve`].
+    ///
+    /// # Safety
+    /// Nothing uses the region any more.
+    pub(super) unsafe fn release(base: *mut u8, _capacity: usize) {
+        // SAFETY: the caller's contract; `base` is the start of the reservation.
+        unsafe { VirtualFree(base.cast(), 0, MEM_RELEASE) };
     }
 }
 

@@ -258,7 +258,13 @@ impl ExtraData {
         #[cfg(feature = "luau")]
         if cfg!(not(feature = "module")) {
             (*ffi::lua_callbacks(state)).userdata = extra.get() as *mut _;
-            return Ok(());
+            // RAMPART PATCH: a state made outside mlua (`Lua::get_or_init_from_ptr`) holds only a
+            // weak count of its `ExtraData` in `RawLua`; without the registry entry below the
+            // data would be freed as soon as `RawLua::init_from_ptr` returns. The registry keeps
+            // it until `lua_close`, as in module mode.
+            if (*extra.get()).owned {
+                return Ok(());
+            }
         }
 
         push_internal_userdata(state, XRc::clone(extra), true)?;
