@@ -1,10 +1,11 @@
 //! Mod folders: finding them, reading their manifests, deciding which load and in which order,
 //! and watching their files.
 //!
-//! Mods are found in `./mods`, in the user data directory's `mods/`, and in every extra folder
-//! given with `--mods-dir`. A mod is a folder with a `mod.ron`; installing one is copying its
+//! Mods are found in the game's own mods folder (next to the executable: see [`game`]), in the
+//! user data directory's `mods/`, and in every extra folder given with `--mods-dir`. A mod is a folder with a `mod.ron`; installing one is copying its
 //! folder into one of those places. See `docs/modding/mods.md`.
 
+pub mod game;
 pub mod list;
 pub mod manifest;
 pub mod order;
@@ -24,7 +25,7 @@ pub use settings::{ModSettings, UserDirs};
 /// Where a mods folder comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Origin {
-    /// `./mods`, shipped with the game.
+    /// The game's own mods folder, shipped with it (see [`game::locate`]).
     Game,
     /// The user data directory's `mods/`.
     User,
@@ -51,15 +52,14 @@ pub struct ModDir {
     pub origin: Origin,
 }
 
-/// The folders searched for mods, in precedence order: `./mods`, the user's mods folder, then
-/// each `extra` folder. Missing default folders are skipped; extra folders are kept so that a
-/// typo in `--mods-dir` is reported.
+/// The folders searched for mods, in precedence order: the game's own (see [`game::locate`]),
+/// the user's mods folder, then each `extra` folder. Missing default folders are skipped; extra
+/// folders are kept so that a typo in `--mods-dir` is reported.
 pub fn mod_dirs(extra: &[PathBuf], user: Option<&UserDirs>) -> Vec<ModDir> {
     let mut dirs = Vec::new();
-    let game = PathBuf::from("mods");
-    if game.is_dir() {
+    if let Some(path) = game::locate() {
         dirs.push(ModDir {
-            path: game,
+            path,
             origin: Origin::Game,
         });
     }
@@ -398,9 +398,9 @@ pub struct Found {
     pub mods: ModSet,
 }
 
-/// Finds the mods in `./mods`, the player's mods folder and the `extra` folders, with the
-/// player's choices; a broken settings file or an extra folder that is not one is reported as
-/// a diagnostic.
+/// Finds the mods in the game's own folder, the player's mods folder and the `extra` folders,
+/// with the player's choices; a missing base game, a broken settings file or an extra folder that
+/// is not one is reported as a diagnostic.
 pub fn find_mods(extra: &[PathBuf]) -> Found {
     let user = UserDirs::detect();
     let mut problems = Vec::new();
@@ -412,6 +412,9 @@ pub fn find_mods(extra: &[PathBuf]) -> Found {
         }
         None => ModSettings::default(),
     };
+    if game::locate().is_none() {
+        problems.push(Diagnostic::error(game::not_found_message()));
+    }
     for dir in extra.iter().filter(|d| !d.is_dir()) {
         problems.push(Diagnostic::error(format!(
             "--mods-dir {} is not a folder",

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use rampart_core::battle::ScriptHost;
 use rampart_core::content::ContentDb;
 use rampart_core::diagnostics::Diagnostics;
+use rampart_core::modding::game;
 use rampart_lua::Limits;
 
 use super::{Context, Failure, print_diagnostics};
@@ -21,6 +22,9 @@ pub fn run(context: &Context) -> Result<(), Failure> {
         diagnostics.push(content.diagnose(&error));
     }
     print_diagnostics(diagnostics.iter());
+    if let Some(dir) = game::locate() {
+        out!("base game: {}", dir.display());
+    }
 
     let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
     let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();

@@ -35,8 +35,9 @@ use rampart_core::modding::{Found, ModSet, UserDirs, find_mods, mod_dirs};
 
 /// Rampart: a roguelike tower-defense game built from mods.
 ///
-/// Mods are folders with a mod.ron; they are read from ./mods, from the user data folder's
-/// mods/ (or $RAMPART_HOME/mods), and from every --mods-dir.
+/// Mods are folders with a mod.ron; they are read from the game's own mods/ (next to this
+/// program, or $RAMPART_GAME), from the user data folder's mods/ (or $RAMPART_HOME/mods), and
+/// from every --mods-dir.
 #[derive(Debug, Parser)]
 #[command(
     name = "rampart",

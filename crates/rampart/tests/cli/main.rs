@@ -13,6 +13,7 @@ mod api_defs;
 mod balance;
 mod cli;
 mod cli_hardening;
+mod game_dir;
 mod generate_cli;
 mod hexgen_invariants;
 mod hexmap_cli;
