@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rampart_core::battle::ScriptHost;
 use rampart_core::content::ContentDb;
-use rampart_core::diagnostics::Diagnostics;
+use rampart_core::diagnostics::{Diagnostic, Diagnostics};
 use rampart_core::modding::game;
 use rampart_lua::Limits;
 
@@ -15,6 +15,12 @@ pub fn run(context: &Context) -> Result<(), Failure> {
     let found = context.find_mods();
     let mut diagnostics = Diagnostics::new();
     diagnostics.extend(found.mods.diagnostics.iter().cloned());
+    if game::locate().is_none() {
+        // Finding the mods warned; a game without its base game is not one that plays as meant.
+        diagnostics.push(Diagnostic::error(
+            "there is no base game to check the mods with (see the warning above)",
+        ));
+    }
     let (content, content_diagnostics) = ContentDb::load(&found.mods);
     diagnostics.extend(content_diagnostics);
     let content = Arc::new(content);

@@ -170,6 +170,7 @@ fn replay_cli(file: &Path, mods: &Path, extra: &[&str]) -> std::process::Output 
         .args(extra)
         .current_dir(dir)
         .env("RAMPART_HOME", dir)
+        .env("RAMPART_GAME", dir)
         .output()
         .unwrap()
 }
