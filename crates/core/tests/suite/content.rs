@@ -4,6 +4,12 @@ use crate::common::{Mods, blueprint};
 use rampart_core::content::{Param, Placement, ScriptRef};
 use rampart_core::diagnostics::{Diagnostic, Severity};
 
+/// A diagnostic as text with `/` between folders, as on Unix systems, so that the same
+/// expectations hold on Windows.
+fn slashed(d: &Diagnostic) -> String {
+    d.to_string().replace('\\', "/")
+}
+
 fn find<'a>(diagnostics: &'a [Diagnostic], phrase: &str) -> &'a Diagnostic {
     diagnostics
         .iter()
@@ -90,22 +96,17 @@ fn overrides_are_checked_like_definitions() {
     let warning = find(&d, "not among the mod's dependencies");
     assert_eq!(warning.severity, Severity::Warning);
     assert!(
-        warning
-            .to_string()
-            .contains("stranger/blueprints/patch.ron:2:14"),
+        slashed(warning).contains("stranger/blueprints/patch.ron:2:14"),
         "{warning}"
     );
     let zero = find(&d, "`range` is 0");
     assert!(
-        zero.to_string()
-            .contains("stranger/blueprints/patch.ron:3:3"),
+        slashed(zero).contains("stranger/blueprints/patch.ron:3:3"),
         "{zero}"
     );
     let typed = find(&d, "`range` must be a number");
     assert!(
-        typed
-            .to_string()
-            .contains("stranger/blueprints/typed.ron:3:10"),
+        slashed(typed).contains("stranger/blueprints/typed.ron:3:10"),
         "{typed}"
     );
     assert!(
@@ -171,9 +172,7 @@ fn blueprint_rules_are_enforced_at_the_field() {
     for (name, _, phrase) in cases {
         let diagnostic = find(&d, phrase);
         assert!(
-            diagnostic
-                .to_string()
-                .contains(&format!("m/blueprints/{name}.ron:1:")),
+            slashed(diagnostic).contains(&format!("m/blueprints/{name}.ron:1:")),
             "{name}: {diagnostic}"
         );
         assert!(
@@ -249,7 +248,7 @@ fn script_syntax_errors_point_at_their_line() {
     );
     let (content, d) = load(&mods);
     let e = find(&d, "syntax error");
-    assert!(e.to_string().contains("m/scripts/broken.lua:2:1"), "{e}");
+    assert!(slashed(e).contains("m/scripts/broken.lua:2:1"), "{e}");
     assert!(content.mods[0].scripts.is_empty());
 }
 
@@ -271,7 +270,7 @@ fn params_are_numbers_or_texts_and_anything_else_is_pointed_at() {
     );
     let (content, d) = load(&mods);
     let e = find(&d, "Expected a number or a text");
-    assert!(e.to_string().contains("m/blueprints/bad.ron:2:23"), "{e}");
+    assert!(slashed(e).contains("m/blueprints/bad.ron:2:23"), "{e}");
     let good = content.blueprint(content.blueprint_id("m:good").unwrap());
     assert_eq!(good.params["every"], Param::Number(80.0));
     assert_eq!(good.params["spawns"], Param::Text("m:bad".into()));
