@@ -150,8 +150,12 @@ impl Content {
     }
 }
 
-/// Why the game cannot open a window here, if it cannot.
+/// Why the game cannot open a window here, if it cannot. Only X11 systems (Linux, the BSDs) need
+/// a display named in the environment; Windows and macOS always have their own.
 fn missing_display() -> Option<String> {
+    if !cfg!(all(unix, not(target_os = "macos"))) {
+        return None;
+    }
     let display = std::env::var("DISPLAY").unwrap_or_default();
     if display.is_empty() {
         return Some(
