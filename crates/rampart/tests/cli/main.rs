@@ -13,6 +13,9 @@ mod api_defs;
 mod balance;
 mod cli;
 mod cli_hardening;
+// A Unix target's archive is a `.tar.gz`, which the test unpacks.
+#[cfg(unix)]
+mod dist;
 mod game_dir;
 mod generate_cli;
 mod hexgen_invariants;
