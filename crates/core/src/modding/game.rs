@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::BASE_GAME;
 
-/// Set while compiling a packaged build (`scripts/dist`): such a build must find its game next
-/// to itself, never in the source checkout it was built from.
+/// Set while compiling a packaged build (`cargo xtask dist`): such a build must find its game
+/// next to itself, never in the source checkout it was built from.
 const PACKAGED: bool = option_env!("RAMPART_PACKAGED").is_some();
 
 /// Names the one folder to take the base game's mods from, instead of looking for them: for
