@@ -219,6 +219,18 @@ fn render(
         let _ = writeln!(out, "  {id:width$}  {licence}");
     }
     let mut seen: HashMap<String, String> = HashMap::new();
+    // Rampart's own licence texts, at the repository's top, first.
+    for name in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        let file = root.join(name);
+        let bytes = std::fs::read(&file).map_err(Error::io("read", &file))?;
+        let text = String::from_utf8_lossy(&bytes).trim_end().to_string();
+        let _ = write!(
+            out,
+            "\n\n{}\nRampart\n\n[{name}]\n\n{text}\n",
+            "-".repeat(78)
+        );
+        seen.insert(text, format!("Rampart's {name}"));
+    }
     for s in shipped {
         let package = s.package;
         let folder = package

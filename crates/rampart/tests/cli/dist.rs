@@ -74,6 +74,9 @@ fn the_unpacked_archive_plays_from_any_folder() {
     }
     // Luau's own licence, shipped by the crate whose sources are compiled in.
     assert!(licences.contains("Roblox Corporation"));
+    // Rampart's own licence texts.
+    assert!(licences.contains("[LICENSE-MIT]\n\nCopyright (c) 2026 The Rampart developers"));
+    assert!(licences.contains("[LICENSE-APACHE]"));
     // Build tools are not in the program.
     assert!(!licences.contains("\ncc "), "cc is a build dependency");
 
