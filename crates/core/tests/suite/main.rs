@@ -26,6 +26,7 @@ mod determinism_probes;
 mod docs;
 mod example_frost;
 mod fuzz;
+mod golden;
 mod hostile;
 mod lattice_paths;
 mod layered_terrain;
