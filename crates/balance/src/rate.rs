@@ -74,7 +74,13 @@ impl Rating {
         let mean = plays.iter().map(|p| p.score).sum::<f64>() / n;
         let variance = match plays.len() {
             0 | 1 => 0.0,
-            k => plays.iter().map(|p| (p.score - mean).powi(2)).sum::<f64>() / (k - 1) as f64,
+            k => {
+                plays
+                    .iter()
+                    .map(|p| (p.score - mean) * (p.score - mean))
+                    .sum::<f64>()
+                    / (k - 1) as f64
+            }
         };
         Rating {
             difficulty: mean,

@@ -14,11 +14,11 @@ type Shape = Box<dyn Fn(f64, f64) -> bool>;
 const SIZE: u32 = 32;
 
 fn disc(cx: f64, cy: f64, r: f64) -> Shape {
-    Box::new(move |x, y| (x - cx).hypot(y - cy) <= r)
+    Box::new(move |x, y| libm::hypot(x - cx, y - cy) <= r)
 }
 
 fn ring(cx: f64, cy: f64, r: f64, width: f64) -> Shape {
-    Box::new(move |x, y| ((x - cx).hypot(y - cy) - r).abs() <= width / 2.0)
+    Box::new(move |x, y| (libm::hypot(x - cx, y - cy) - r).abs() <= width / 2.0)
 }
 
 fn polygon(points: Vec<(f64, f64)>) -> Shape {
@@ -41,7 +41,7 @@ fn stroke(a: (f64, f64), b: (f64, f64), width: f64) -> Shape {
     Box::new(move |x, y| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let t = (((x - a.0) * dx + (y - a.1) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-        (x - a.0 - t * dx).hypot(y - a.1 - t * dy) <= width / 2.0
+        libm::hypot(x - a.0 - t * dx, y - a.1 - t * dy) <= width / 2.0
     })
 }
 
@@ -50,7 +50,7 @@ fn star(cx: f64, cy: f64, outer: f64, inner: f64, points: usize, turn: f64) -> S
         .map(|i| {
             let r = if i % 2 == 0 { outer } else { inner };
             let a = turn + std::f64::consts::PI * i as f64 / points as f64;
-            (cx + r * a.sin(), cy - r * a.cos())
+            (cx + r * libm::sin(a), cy - r * libm::cos(a))
         })
         .collect();
     polygon(pts)
@@ -176,7 +176,7 @@ fn icons() -> Vec<(&'static str, Vec<Layer>)> {
                     (0..6)
                         .map(|i| {
                             let a = std::f64::consts::PI / 3.0 * f64::from(i);
-                            (16.0 + 12.0 * a.cos(), 16.0 + 12.0 * a.sin())
+                            (16.0 + 12.0 * libm::cos(a), 16.0 + 12.0 * libm::sin(a))
                         })
                         .collect(),
                 ),

@@ -81,7 +81,7 @@ pub struct Position {
 impl Position {
     /// The straight-line distance to `other`.
     pub fn distance(self, other: Position) -> f64 {
-        (self.x - other.x).hypot(self.y - other.y)
+        libm::hypot(self.x - other.x, self.y - other.y)
     }
 }
 

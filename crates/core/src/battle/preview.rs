@@ -178,7 +178,7 @@ impl RangeSampler {
             } else {
                 let (x, y) = self.map.center(column, row);
                 let near =
-                    (x - self.centre.0).hypot(y - self.centre.1) <= self.reach + self.map.step;
+                    libm::hypot(x - self.centre.0, y - self.centre.1) <= self.reach + self.map.step;
                 let value = if near {
                     spent += 1;
                     (self.test)(self.field.on_ground(x, y))

@@ -352,7 +352,7 @@ impl Battle {
             _ if bp.radius.is_some() => {
                 let radius = self.look(|b| &b.chains.radius, &stat);
                 let test = Box::new(move |ground: DVec3| {
-                    let d = (ground.x - position.x).hypot(ground.y - position.y);
+                    let d = libm::hypot(ground.x - position.x, ground.y - position.y);
                     if d <= radius {
                         RangeMap::SMALL | RangeMap::LARGE
                     } else {

@@ -30,7 +30,7 @@ impl Growth {
     /// The value for wave `number` (1-based).
     pub fn at(&self, number: u32) -> f64 {
         let steps = number.saturating_sub(1);
-        (self.first + self.per_wave * f64::from(steps)) * self.factor.powi(steps as i32)
+        (self.first + self.per_wave * f64::from(steps)) * libm::pow(self.factor, f64::from(steps))
     }
 }
 

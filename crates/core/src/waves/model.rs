@@ -103,7 +103,7 @@ impl Collateral {
 
     /// `q = β^{s g}`: how much of the collateral rate reaches the next attacker, `s g` tiles back.
     pub fn decay(self, speed: f64, spacing: f64) -> f64 {
-        self.beta.powf(speed * spacing)
+        libm::pow(self.beta, speed * spacing)
     }
 }
 
@@ -132,7 +132,7 @@ pub fn kill_times_recurrence(
 pub fn balanced_kill_times(batch: BatchShape, rate: f64, collateral: Collateral) -> Vec<f64> {
     let reach = batch.speed * batch.spacing;
     kill_times_recurrence(batch.value, rate, batch.count, |j| {
-        collateral.alpha * collateral.beta.powf(f64::from(j) * reach) * rate
+        collateral.alpha * libm::pow(collateral.beta, f64::from(j) * reach) * rate
     })
 }
 
@@ -143,7 +143,7 @@ pub fn balanced_kill_times(batch: BatchShape, rate: f64, collateral: Collateral)
 pub fn remaining_share(collateral: Collateral, speed: f64, spacing: f64, k: u32) -> f64 {
     let q = collateral.decay(speed, spacing);
     let r = (1.0 - collateral.alpha) * q;
-    ((1.0 - q) + collateral.alpha * q * r.powi(k as i32 - 1)) / (1.0 - r)
+    ((1.0 - q) + collateral.alpha * q * libm::pow(r, f64::from(k) - 1.0)) / (1.0 - r)
 }
 
 /// Closed form 3.11 of recurrence 3.10: the kill time `t_k` of the `k`-th attacker (k ≥ 1).
@@ -182,7 +182,7 @@ pub fn n_star(batch: BatchShape, rate: f64, collateral: Collateral) -> u32 {
         1
     } else {
         // k − 1 < ln(d / αq) / ln r; the last such k is the ceiling (saturating casts).
-        let bound = ((d / aq).ln() / r.ln()).ceil();
+        let bound = (libm::log(d / aq) / libm::log(r)).ceil();
         (bound as u32).clamp(1, n)
     };
     // Rounding in the logarithm can be one off either way.
@@ -215,7 +215,7 @@ fn remaining_share_sum(collateral: Collateral, speed: f64, spacing: f64, m: u32)
     let q = collateral.decay(speed, spacing);
     let r = (1.0 - collateral.alpha) * q;
     let m_f = f64::from(m);
-    (m_f * (1.0 - q) * (1.0 - r) + collateral.alpha * q * (1.0 - r.powi(m as i32)))
+    (m_f * (1.0 - q) * (1.0 - r) + collateral.alpha * q * (1.0 - libm::pow(r, m_f)))
         / ((1.0 - r) * (1.0 - r))
 }
 

@@ -81,7 +81,7 @@ impl Crowding {
         let radius = (cfg.sigma * 2.0).ceil() as i32;
         let edge = grid
             .tiles()
-            .map(|p| cfg.edge_penalty * cfg.edge_decay.powi(grid.edge_distance(p)))
+            .map(|p| cfg.edge_penalty * libm::pow(cfg.edge_decay, f64::from(grid.edge_distance(p))))
             .collect();
         Crowding {
             grid,
@@ -245,7 +245,7 @@ fn random_walk(
         }
         let weights: Vec<f64> = options
             .iter()
-            .map(|&n| (-cfg.walk_avoidance * (crowding.total(n) + crowding.edge(n))).exp())
+            .map(|&n| libm::exp(-cfg.walk_avoidance * (crowding.total(n) + crowding.edge(n))))
             .collect();
         // There is always an option: a tile no further from the hub than the steps left has a
         // neighbour that is closer, or any neighbour when there is slack.

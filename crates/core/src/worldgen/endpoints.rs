@@ -64,7 +64,9 @@ pub fn pick_endpoints(params: &WorldParams, rng: &mut Rng) -> Result<Endpoints, 
     let radius = hub_radius(&grid, paths);
     let hub_candidates: Vec<Pos> = grid
         .tiles()
-        .filter(|p| (f64::from(p.x) - center_x).hypot(f64::from(p.y) - center_y) <= radius + 0.5)
+        .filter(|p| {
+            libm::hypot(f64::from(p.x) - center_x, f64::from(p.y) - center_y) <= radius + 0.5
+        })
         .collect();
     if hub_candidates.is_empty() {
         return Err(GenError::InvalidParams(

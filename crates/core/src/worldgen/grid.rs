@@ -159,7 +159,7 @@ impl Kernel {
                 let v = if d2 > reach * reach {
                     0.0
                 } else {
-                    (-d2 / (2.0 * sigma * sigma)).exp()
+                    libm::exp(-d2 / (2.0 * sigma * sigma))
                 };
                 values.push(v);
             }

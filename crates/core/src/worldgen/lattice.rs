@@ -192,7 +192,7 @@ fn pick_hub(grid: &Grid, lattice: &Lattice, paths: usize, rng: &mut Rng) -> (usi
         .flat_map(|i| (0..lattice.ys.len()).map(move |j| (i, j)))
         .collect();
     let off = |&(i, j): &(usize, usize)| {
-        (f64::from(lattice.xs[i]) - cx).hypot(f64::from(lattice.ys[j]) - cy)
+        libm::hypot(f64::from(lattice.xs[i]) - cx, f64::from(lattice.ys[j]) - cy)
     };
     let radius = hub_radius(grid, paths) + 0.5;
     let near: Vec<(usize, usize)> = all.iter().copied().filter(|c| off(c) <= radius).collect();

@@ -316,7 +316,7 @@ mod tests {
         assert!((field.signed(0, 6.0, 4.0, 1.0, -1.0) + 1.5).abs() < 1e-12);
         // Diagonally off the corner.
         let d = field.signed(0, 5.0, 5.0, 1.0, -1.0);
-        assert!((d + 0.5_f64.hypot(0.5)).abs() < 1e-12, "{d}");
+        assert!((d + libm::hypot(0.5, 0.5)).abs() < 1e-12, "{d}");
         // Far away the distance saturates at the search reach.
         assert_eq!(field.signed(0, 0.0, 0.0, 0.0, 1.0), f64::from(SDF_REACH));
     }

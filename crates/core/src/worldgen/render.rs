@@ -68,7 +68,7 @@ impl Canvas {
     fn circle(&mut self, center: (f64, f64), r: f64, c: Rgb, alpha: f64) {
         let bounds = (center.0 - r, center.1 - r, center.0 + r, center.1 + r);
         self.shape(bounds, c, alpha, |x, y| {
-            (x - center.0).hypot(y - center.1) - r
+            libm::hypot(x - center.0, y - center.1) - r
         });
     }
 
@@ -98,7 +98,7 @@ fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     } else {
         (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
     };
-    (p.0 - a.0 - t * dx).hypot(p.1 - a.1 - t * dy)
+    libm::hypot(p.0 - a.0 - t * dx, p.1 - a.1 - t * dy)
 }
 
 fn inside_polygon(p: (f64, f64), points: &[(f64, f64)]) -> bool {

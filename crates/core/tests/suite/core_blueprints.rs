@@ -854,8 +854,8 @@ fn streamline_makes_other_blueprints_cheaper_reach_farther_and_shoot_faster_but_
         let n = f64::from(wave);
         let (c, r, _, i) = base(&mut arena, "core:budget_sentry", Some(sentry));
         assert_eq!(c.materials, 10.0 - 2.0 * n);
-        assert!(close(r, 2.9 * 1.05f64.powf(n)), "{r}");
-        assert!(close(i, 16.0 * 0.9f64.powf(n)), "{i}");
+        assert!(close(r, 2.9 * libm::pow(1.05, n)), "{r}");
+        assert!(close(i, 16.0 * libm::pow(0.9, n)), "{i}");
         let (c, _, radius, _) = base(&mut arena, "core:grenade", None);
         assert_eq!(
             c,
@@ -865,7 +865,7 @@ fn streamline_makes_other_blueprints_cheaper_reach_farther_and_shoot_faster_but_
             },
             "abilities stay paid for"
         );
-        assert!(close(radius, 0.75 * 1.05f64.powf(n)));
+        assert!(close(radius, 0.75 * libm::pow(1.05, n)));
         let (_, _, _, i) = base(&mut arena, "core:gatling_gun", Some(gatling));
         assert!(i >= 3.0, "an interval below 0.25 s is not raised: {i}");
         let (c, _, _, _) = base(&mut arena, "core:streamline", None);

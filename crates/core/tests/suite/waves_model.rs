@@ -130,8 +130,9 @@ fn the_printed_sum_in_3_17_is_negative_ours_is_not() {
     // The thesis's printed closed form of Σ τ_k, for comparison with the one we derived.
     let (a, q) = (0.3f64, 0.5f64);
     let printed = |m: f64| {
-        (m * (q - 1.0) - a * q * ((1.0 - a).powf(m) * q.powf(m) + m * (q - 1.0) - 1.0))
-            / (1.0 + (a - 1.0) * q).powi(2)
+        let d = 1.0 + (a - 1.0) * q;
+        (m * (q - 1.0) - a * q * (libm::pow(1.0 - a, m) * libm::pow(q, m) + m * (q - 1.0) - 1.0))
+            / (d * d)
     };
     assert!(printed(1.0) < 0.0);
     // β = 0.5 with s g = 1 gives q = 0.5; one attacker is worth exactly h s.

@@ -331,7 +331,7 @@ fn check(json: &str, terrain: &TerrainType, lengths: &[u32], branches: u32, stat
     // Statistics.
     stats.worlds += 1;
     let c = ((width - 1) as f64 / 2.0, (height - 1) as f64 / 2.0);
-    stats.hub_from_centre += (hub.0 as f64 - c.0).hypot(hub.1 as f64 - c.1);
+    stats.hub_from_centre += libm::hypot(hub.0 as f64 - c.0, hub.1 as f64 - c.1);
     let edge_distance = hub
         .0
         .min(hub.1)
@@ -347,7 +347,7 @@ fn check(json: &str, terrain: &TerrainType, lengths: &[u32], branches: u32, stat
         .filter(|p| {
             path_tiles
                 .iter()
-                .all(|q| ((p.0 - q.0) as f64).hypot((p.1 - q.1) as f64) >= 2.0)
+                .all(|q| libm::hypot((p.0 - q.0) as f64, (p.1 - q.1) as f64) >= 2.0)
         })
         .count();
     stats.far_tiles += far as f64 / tiles.len() as f64;

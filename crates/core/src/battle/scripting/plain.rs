@@ -228,7 +228,8 @@ impl Reader {
                 Ok(Key::Name(bytes))
             }
             Value::Integer(i) => Ok(Key::Index(*i)),
-            Value::Number(n) if n.fract() == 0.0 && n.abs() <= 2f64.powi(53) => {
+            // 2⁵³: up to it every whole number is exact.
+            Value::Number(n) if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_992.0 => {
                 Ok(Key::Index(*n as i64))
             }
             other => Err(format!(

@@ -9,7 +9,7 @@ pub fn synthetic_pool(n: usize) -> AttackerPool {
         (0..n)
             .map(|i| PoolAttacker {
                 id: format!("test:a{i}"),
-                value: 4.0 * 1.6f64.powi(i as i32),
+                value: 4.0 * libm::pow(1.6, i as f64),
                 speed: [0.6, 1.0, 1.5, 2.2][i % 4],
                 min_spacing: [0.25, 0.5, 1.0][i % 3],
                 weight: 1.0 + (i % 2) as f64,
