@@ -368,3 +368,16 @@ fn imports_are_read_in_every_form() {
     let found: Vec<String> = imports(&code(client), false).into_iter().collect();
     assert_eq!(found, ["autopilot", "content", "level", "run"]);
 }
+
+/// The autopilot's choices are game state too: its clippy.toml forbids the same float methods
+/// as the core's (`docs/determinism.md`, *The same bits on every system*).
+#[test]
+fn the_autopilot_forbids_the_cores_float_methods() {
+    let list = |krate: &str| {
+        let path = repo().join("crates").join(krate).join("clippy.toml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let at = text.find("disallowed-methods").expect("a list of methods");
+        text[at..].to_string()
+    };
+    assert_eq!(list("autopilot"), list("core"));
+}
