@@ -11,6 +11,7 @@
 
 mod arena;
 mod budget;
+mod maths;
 mod sandbox;
 mod vm;
 
@@ -121,9 +122,14 @@ pub fn caller_location(lua: &mlua::Lua) -> Option<(String, usize)> {
 
 /// Compiles a script to Luau bytecode. A syntax error comes back with its line.
 pub fn compile(source: &str) -> Result<Vec<u8>, (Option<usize>, String)> {
+    // `math` mutable: the compiler would otherwise compute `math.sin(1)` itself with the C
+    // library (a script may ask for `--!optimize 2`) instead of calling the sandbox's libm
+    // functions (`maths.rs`). Its `disabled_builtins` cannot be relied on: a global named like
+    // the function (`sin = …`) switches the disabling off.
     let compiler = mlua::chunk::Compiler::new()
         .set_optimization_level(1)
-        .set_debug_level(1);
+        .set_debug_level(1)
+        .set_mutable_globals(["math"]);
     compiler.compile(source).map_err(|e| match e {
         // Luau reports "<line>: <message>".
         mlua::Error::SyntaxError { message, .. } => match message.split_once(": ") {

@@ -113,6 +113,7 @@ impl Sandbox {
         let globals = lua.globals();
 
         lock_down(lua, &globals)?;
+        super::maths::install(lua, globals.get("math")?)?;
         globals.raw_set("print", lua.create_function(print)?)?;
         globals.raw_set("require", lua.create_function(require)?)?;
         install_identities(lua, &globals)?;
@@ -742,6 +743,129 @@ mod tests {
                 offset.len() == 8 && u32::from_str_radix(offset, 16).is_ok(),
                 "{text}"
             );
+        }
+    }
+
+    /// Every replaced function with arguments for which glibc 2.36's result differs from libm's
+    /// in the last bit, and libm's result.
+    fn libm_cases() -> Vec<(&'static str, f64)> {
+        vec![
+            ("math.sin(0.117)", libm::sin(0.117)),
+            ("math.cos(0.24)", libm::cos(0.24)),
+            ("math.tan(0.082)", libm::tan(0.082)),
+            ("math.asin(0.32)", libm::asin(0.32)),
+            ("math.acos(0.05)", libm::acos(0.05)),
+            ("math.atan(0.044)", libm::atan(0.044)),
+            ("math.atan2(0.047, 2)", libm::atan2(0.047, 2.0)),
+            ("math.sinh(0.099)", libm::sinh(0.099)),
+            ("math.cosh(0.353)", libm::cosh(0.353)),
+            ("math.tanh(0.155)", libm::tanh(0.155)),
+            ("math.exp(0.019)", libm::exp(0.019)),
+            ("math.log(0.01)", libm::log(0.01)),
+            ("math.log(0.165, 2)", libm::log2(0.165)),
+            ("math.log(0.001, 3)", libm::log(0.001) / libm::log(3.0)),
+            ("math.log10(0.054)", libm::log10(0.054)),
+            ("math.pow(0.004, 1.7)", libm::pow(0.004, 1.7)),
+        ]
+    }
+
+    fn numbers(value: Value) -> Vec<f64> {
+        let table = value.as_table().unwrap().clone();
+        table.sequence_values::<f64>().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn math_gives_libms_bits_even_for_constants() {
+        // At `--!optimize 2` Luau's compiler would compute calls with constant arguments itself,
+        // with the C library, also through a local; a global named like a function would
+        // switch off the compiler's `disabled_builtins` for it.
+        let cases = libm_cases();
+        let calls: Vec<&str> = cases.iter().map(|(call, _)| *call).collect();
+        let source = format!(
+            "--!optimize 2\nsin, exp, pow = 1, 2, 3\nlocal m = math\nreturn {{ {}, {} }}",
+            calls.join(", "),
+            calls.join(", ").replace("math.", "m.")
+        );
+        let sb = sandbox(&[("scripts/a.lua", &source)]);
+        let found = numbers(sb.load_script("scripts/a.lua").unwrap());
+        assert_eq!(found.len(), 2 * cases.len());
+        for (i, (call, expected)) in cases.iter().chain(&cases).enumerate() {
+            assert_eq!(
+                found[i].to_bits(),
+                expected.to_bits(),
+                "{call}: {}",
+                found[i]
+            );
+        }
+    }
+
+    #[test]
+    fn math_gives_libms_bits_for_values_computed_at_run_time() {
+        let cases = libm_cases();
+        // Each argument made at run time: (a + 0) is not a constant to the compiler.
+        let calls: Vec<String> = cases
+            .iter()
+            .map(|(call, _)| {
+                let (name, args) = call.split_once('(').unwrap();
+                let args: Vec<String> = args
+                    .trim_end_matches(')')
+                    .split(", ")
+                    .map(|a| format!("(zero + {a})"))
+                    .collect();
+                format!("{name}({})", args.join(", "))
+            })
+            .collect();
+        let source = format!(
+            "return function(zero) return {{ {} }} end",
+            calls.join(", ")
+        );
+        let sb = sandbox(&[("scripts/a.lua", &source)]);
+        let f = sb.load_script("scripts/a.lua").unwrap();
+        let found = numbers(sb.call(f.as_function().unwrap(), 0.0).unwrap());
+        for ((call, expected), found) in cases.iter().zip(found) {
+            assert_eq!(found.to_bits(), expected.to_bits(), "{call}: {found}");
+        }
+    }
+
+    #[test]
+    fn math_reads_and_refuses_arguments_as_luau_does() {
+        let sb = sandbox(&[(
+            "scripts/a.lua",
+            "return { math.sin('0'), math.log(8, 2), math.log(1000, 10), math.log(1), math.pow(2, 10), math.atan2(0, -1) == math.pi }",
+        )]);
+        let value = sb.load_script("scripts/a.lua").unwrap();
+        let table = value.as_table().unwrap();
+        assert_eq!(table.get::<f64>(1).unwrap(), 0.0);
+        assert_eq!(table.get::<f64>(2).unwrap(), 3.0);
+        assert_eq!(table.get::<f64>(3).unwrap(), 3.0);
+        assert_eq!(table.get::<f64>(4).unwrap(), 0.0);
+        assert_eq!(table.get::<f64>(5).unwrap(), 1024.0);
+        assert!(table.get::<bool>(6).unwrap());
+        for (src, message) in [
+            (
+                "math.sin()",
+                "missing argument #1 to 'sin' (number expected)",
+            ),
+            (
+                "math.exp({})",
+                "invalid argument #1 to 'exp' (number expected, got table)",
+            ),
+            (
+                "math.atan2(1)",
+                "missing argument #2 to 'atan2' (number expected)",
+            ),
+            (
+                "math.log(8, 'two')",
+                "invalid argument #2 to 'log' (number expected, got string)",
+            ),
+            (
+                "math.pow(2)",
+                "missing argument #2 to 'pow' (number expected)",
+            ),
+        ] {
+            let e = load_err(src);
+            assert_eq!(e.kind, ScriptErrorKind::Runtime, "{src}: {e}");
+            assert_eq!(e.message, message, "{src}");
         }
     }
 

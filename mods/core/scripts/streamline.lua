@@ -17,11 +17,12 @@ game:modify("blueprint_cost", -20, function(cost, stat)
     end
 end)
 
--- Multipliers run late (50), after flat bonuses.
+-- Multipliers run late (50), after flat bonuses. Powers by math.pow, which is the same on every
+-- system; `^` is the C library's (docs/modding/limits.md).
 for _, chain in { "range", "radius" } do
     game:modify(chain, 50, function(value, stat)
         if improves(stat) then
-            return value * (1 + growth) ^ uses
+            return value * math.pow(1 + growth, uses)
         end
     end)
 end
@@ -29,7 +30,7 @@ end
 game:modify("interval", 50, function(interval, stat)
     if improves(stat) then
         -- Down to `min_interval`, but an interval already shorter stays as it is.
-        return math.max(interval * (1 - speedup) ^ uses, math.min(interval, min_interval))
+        return math.max(interval * math.pow(1 - speedup, uses), math.min(interval, min_interval))
     end
 end)
 
