@@ -211,7 +211,7 @@ fn imports(code: &str, in_core: bool) -> BTreeSet<String> {
             }
         }
     }
-    for krate in ["lua", "autopilot", "balance", "client"] {
+    for krate in ["lua", "sound", "autopilot", "balance", "client"] {
         let name = format!("rampart_{krate}");
         if code.match_indices(&name).any(|(at, _)| {
             starts_a_path(code, at)
