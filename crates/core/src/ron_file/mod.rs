@@ -388,6 +388,25 @@ pub fn find_field_valued(file: &SourceFile, name: &str, value: &str) -> Option<u
     })
 }
 
+/// The byte offset of the key of the field at `path` from the top of the value, written as
+/// errors name it (`tune.voices[1].instrument.decay`): for pointing at one of several fields of
+/// one name, each in its own place.
+pub fn find_path(file: &SourceFile, path: &str) -> Option<usize> {
+    let outline = Outline::of(&file.text);
+    let mut found = None;
+    scan(&file.text, |token, offset, rest| {
+        if path.ends_with(token)
+            && rest.trim_start().starts_with(':')
+            && outline.path(&file.text, offset).to_string() == path
+        {
+            found = Some(offset);
+            return false;
+        }
+        true
+    });
+    found
+}
+
 /// The byte offset of the opening quote of the first string literal whose text is `value`.
 pub fn find_string(file: &SourceFile, value: &str) -> Option<usize> {
     find_string_from(file, value, 0)
@@ -479,6 +498,20 @@ mod tests {
             (1, 14)
         );
         assert_eq!(find_field_valued(&f, "path", "2"), None);
+    }
+
+    #[test]
+    fn finds_a_field_by_its_path() {
+        let f = SourceFile::new(
+            "x.ron",
+            "(\n  decay: 1,\n  tune: (voices: [\n    (decay: 2),\n    (notes: \"C4\", inner: (decay: 3)),\n  ]),\n)",
+        );
+        let at = |path| find_path(&f, path).map(|at| f.line_col(at));
+        assert_eq!(at("decay"), Some((2, 3)));
+        assert_eq!(at("tune.voices[0].decay"), Some((4, 6)));
+        assert_eq!(at("tune.voices[1].inner.decay"), Some((5, 27)));
+        assert_eq!(at("tune.voices[1].notes"), Some((5, 6)));
+        assert_eq!(at("tune.voices[1].decay"), None);
     }
 
     #[test]
