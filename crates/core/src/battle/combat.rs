@@ -17,6 +17,7 @@ use super::core::Battle;
 use super::coverage::{Coverage, can_hit, target_point};
 use super::entity::{Entity, EntityId, EntityKind, Position, TowerState};
 use super::field::Field;
+use super::log::LogKind;
 use super::payloads::{Damage, EntityEvent, StatOf};
 use super::shape::Frame;
 use super::spatial::AttackerGrid;
@@ -651,6 +652,11 @@ impl Battle {
             blueprint,
             entity: Some(id),
         };
+        self.push_log(LogKind::Blast {
+            ability: id,
+            blueprint,
+            at: Position { x, y },
+        });
         let radius = self.query(|b| &b.chains.radius, &stat);
         let damage = self.query(|b| &b.chains.hit_damage, &stat);
         let types = self.content.blueprint(blueprint).damage_type;

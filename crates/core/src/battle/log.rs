@@ -8,7 +8,7 @@ use std::fmt;
 use super::entity::{EntityId, EntityKind, Lasting, Position};
 use super::state::PlayerCommand;
 use super::visuals::Visual;
-use crate::content::DamageTypes;
+use crate::content::{BlueprintId, DamageTypes};
 use rampart_lua::ScriptError;
 
 /// A line of the battle's log, for the client and for tests.
@@ -133,6 +133,26 @@ pub enum LogKind {
     /// `game:flash`); nothing in the battle reads it. Not logged while the battle is only
     /// looked at.
     Drawn(Visual),
+    /// A script played a sound for the player to hear (`game:sound`); nothing in the battle
+    /// reads it. Not logged while the battle is only looked at.
+    Sound {
+        /// The sound's id, `mod:name` (a sound of `ContentDb::sounds`).
+        sound: String,
+        /// Where, in the battle's coordinates; `None` for a sound heard alike everywhere.
+        at: Option<Position>,
+        /// The mod whose script played it.
+        by_mod: String,
+    },
+    /// A `Blast` ability's blast landed, where it was used (the ability is gone after it): for
+    /// what the player sees and hears of it even when it hits nothing.
+    Blast {
+        /// The ability.
+        ability: EntityId,
+        /// Its blueprint.
+        blueprint: BlueprintId,
+        /// Where it landed.
+        at: Position,
+    },
 }
 
 /// The resources of a battle.

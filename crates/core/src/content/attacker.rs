@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::item::content_item;
+use super::sounds::AttackerSounds;
 use super::{Param, ScriptRef};
 
 /// How big an attacker is: decides the hull it costs at the Hub and how high towers aim.
@@ -99,5 +100,9 @@ content_item! {
         /// attacker a coffin releases), so variants of one behaviour share a script.
         #[serde(default)]
         pub params: BTreeMap<String, Param>,
+        /// The sounds it makes: appearing, dying, hit, reaching the Hub. Ids as written,
+        /// resolved by the loader to full ids (`mod:name`).
+        #[serde(default)]
+        pub sounds: AttackerSounds,
     }
 }

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::behaviour::Behaviour;
 use super::damage::DamageTypes;
 use super::item::content_item;
+use super::sounds::BlueprintSounds;
 use super::{Param, ScriptRef};
 
 /// What a blueprint makes.
@@ -241,6 +242,10 @@ content_item! {
         #[serde(default)]
         #[patch(skip_wrap)]
         pub affects: Option<Affects>,
+        /// The sounds it makes: placed, firing, used, removed. Ids as written, resolved by the
+        /// loader to full ids (`mod:name`).
+        #[serde(default)]
+        pub sounds: BlueprintSounds,
         /// The script resolved to its mod; set by the loader.
         #[serde(skip)]
         #[patch(skip)]

@@ -1,14 +1,16 @@
 //! How a mod's own status effects look: one file per mod, `effects.ron` at its root, gives an
 //! effect a script applies (`game:apply_effect`) a tint for the attackers under it and an icon
-//! for its badge under their HP bars. The battle does not read it: an effect's rules are the
-//! scripts', its look is the client's. `docs/modding/content.md` (*Effects*) documents the file.
+//! for its badge under their HP bars, and a sound played when it is applied. The battle does not
+//! read it: an effect's rules are the scripts', its look and sound are the client's.
+//! `docs/modding/content.md` (*Effects*) documents the file.
 
-use std::path::{Component, Path};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use super::colour::Rgb;
-use super::load::{Loading, Source};
+use super::load::{Loading, Source, inside_mod};
+use super::sounds::Known;
 use crate::diagnostics::Diagnostic;
 use crate::modding::ModInfo;
 use crate::ron_file;
@@ -50,11 +52,20 @@ struct EffectEntry {
     tint: Option<String>,
     #[serde(default)]
     icon: Option<String>,
+    #[serde(default)]
+    sound: Option<String>,
 }
 
 /// Reads the `effects.ron` of mod `info`, if it has one, and adds the looks without errors to
-/// `into`; each error is reported where it is in the file and leaves out only its entry.
-pub(super) fn load(info: &ModInfo, into: &mut Vec<EffectLook>, loading: &mut Loading) {
+/// `into` and their sounds to `sounds` (by effect name); each error is reported where it is in
+/// the file and leaves out only its entry.
+pub(super) fn load(
+    info: &ModInfo,
+    into: &mut Vec<EffectLook>,
+    sounds: &mut BTreeMap<String, String>,
+    known: Known,
+    loading: &mut Loading,
+) {
     let Some((entries, source)) = loading.root_file::<Vec<EffectEntry>>(info, FILE) else {
         return;
     };
@@ -63,21 +74,26 @@ pub(super) fn load(info: &ModInfo, into: &mut Vec<EffectLook>, loading: &mut Loa
         // Each entry's problems are looked for after its name, where it is written.
         let at = ron_file::find_string_from(&source.file, &entry.name, from).unwrap_or(from);
         from = at + 1;
-        match check(entry, into, &source, info, at) {
-            Ok(look) => into.push(look),
+        match check(entry, into, &source, info, known, at) {
+            Ok((look, sound)) => {
+                sounds.extend(sound.map(|id| (look.name.clone(), id)));
+                into.push(look);
+            }
             Err(problems) => loading.diagnostics.extend(problems),
         }
     }
 }
 
-/// The look of one entry, or its problems; `at` is the offset of its name in the file.
+/// The look of one entry and the id of its sound, or its problems; `at` is the offset of its
+/// name in the file.
 fn check(
     entry: EffectEntry,
     declared: &[EffectLook],
     source: &Source,
     info: &ModInfo,
+    known: Known,
     at: usize,
-) -> Result<EffectLook, Vec<Diagnostic>> {
+) -> Result<(EffectLook, Option<String>), Vec<Diagnostic>> {
     let file = &source.file;
     let mut problems = Vec::new();
     let mut error = |message: String, offset: usize, text: &str, help: Option<String>| {
@@ -118,10 +134,7 @@ fn check(
     });
     if let Some(icon) = &entry.icon {
         let icon_at = ron_file::find_string_from(file, icon, at).unwrap_or(at);
-        let inside = Path::new(icon)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)));
-        if !inside {
+        if !inside_mod(icon) {
             error(
                 format!("the icon `{icon}` must be a path inside the mod's folder"),
                 icon_at,
@@ -144,13 +157,22 @@ fn check(
             );
         }
     }
+    let sound = entry.sound.as_deref().and_then(|sound| {
+        let sound_at = ron_file::find_string_from(file, sound, at).unwrap_or(at);
+        known
+            .reference(sound, info.id(), file, sound_at)
+            .map_err(|d| problems.push(d))
+            .ok()
+            .flatten()
+    });
     if !problems.is_empty() {
         return Err(problems);
     }
-    Ok(EffectLook {
+    let look = EffectLook {
         name: entry.name,
         mod_id: source.mod_id.clone(),
         tint,
         icon: entry.icon,
-    })
+    };
+    Ok((look, sound))
 }

@@ -1,6 +1,6 @@
 //! Reading a mod's content folders into the database, applying overrides in load order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use struct_patch::Patch;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::item::Identified;
+use super::sounds::Known;
 use super::validate;
 use super::{AttackerType, Blueprint, ContentDb, ModContent, OverrideRecord, Script, ScriptRef};
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile, did_you_mean};
@@ -40,6 +41,10 @@ impl Kind for super::Event {
     const FOLDER: &'static str = "events";
 }
 
+impl Kind for super::sounds::SoundDef {
+    const FOLDER: &'static str = super::sounds::FOLDER;
+}
+
 /// One item while loading: its value and every file that shaped it (the definition first, then
 /// each override), for pointing diagnostics at the file that set a field.
 #[derive(Clone, Debug)]
@@ -65,6 +70,27 @@ impl<T> Item<T> {
             .unwrap_or((&self.sources[0], 0))
     }
 
+    /// The last file that has the field at `path` (as [`ron_file::find_path`] reads it), and
+    /// the offset of its key; failing that, of the nearest field around it that a file has
+    /// (or the start of the defining file).
+    pub fn locate_path(&self, path: &str) -> (&Source, usize) {
+        let mut path = path;
+        loop {
+            let found = self
+                .sources
+                .iter()
+                .rev()
+                .find_map(|s| ron_file::find_path(&s.file, path).map(|at| (s, at)));
+            if let Some(found) = found {
+                return found;
+            }
+            match path.rfind(['.', '[']) {
+                Some(cut) => path = &path[..cut],
+                None => return (&self.sources[0], 0),
+            }
+        }
+    }
+
     /// The last file that mentions the string `value` after `field`, and its offset.
     pub fn locate_value(&self, field: &str, value: &str) -> (&Source, usize) {
         let quoted_exists = |s: &Source| ron_file::find_string(&s.file, value).is_some();
@@ -79,6 +105,9 @@ impl<T> Item<T> {
 pub(super) struct Items<T> {
     pub items: Vec<Item<T>>,
     index: BTreeMap<String, usize>,
+    /// The ids of items whose files could not be read as one, reported there: a reference
+    /// to one of them points at those errors rather than saying it does not exist.
+    pub broken: BTreeSet<String>,
 }
 
 impl<T> Default for Items<T> {
@@ -86,6 +115,7 @@ impl<T> Default for Items<T> {
         Items {
             items: Vec::new(),
             index: BTreeMap::new(),
+            broken: BTreeSet::new(),
         }
     }
 }
@@ -175,6 +205,27 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
     let mut augments = Items::<super::Augment>::default();
     let mut levels = None;
     let mut tutorial = None;
+    // Sounds first, every mod's: everything else may name them, and they name nothing.
+    let mut sounds = Items::<super::sounds::SoundDef>::default();
+    for info in &mods.mods {
+        load_kind(info, &mut sounds, &mut db.overrides, &mut loading);
+    }
+    let root_of = |id: &str| {
+        let info = mods.mods.iter().find(|m| m.id() == id)?;
+        Some(info.root.clone())
+    };
+    db.broken_sounds = sounds.broken;
+    for item in sounds.items {
+        let id = item.value.id.clone();
+        match super::sounds::check(item, &root_of, &mut loading.diagnostics) {
+            Some(sound) => {
+                db.sounds.insert(id, sound);
+            }
+            None => {
+                db.broken_sounds.insert(id);
+            }
+        }
+    }
     for info in &mods.mods {
         loading.hasher.update(info.id().as_bytes());
         loading
@@ -202,8 +253,26 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
         super::chains::load(info, &mut db.chains, &mut loading);
-        super::effects::load(info, &mut db.effect_looks, &mut loading);
+        let known = Known {
+            sounds: &db.sounds,
+            broken: &db.broken_sounds,
+            mods: &db.mods,
+        };
+        let effect_sounds = &mut db.soundscape.effects;
+        super::effects::load(
+            info,
+            &mut db.effect_looks,
+            effect_sounds,
+            known,
+            &mut loading,
+        );
+        super::soundscape::load(info, &mut db.soundscape, known, &mut loading);
     }
+    let known = Known {
+        sounds: &db.sounds,
+        broken: &db.broken_sounds,
+        mods: &db.mods,
+    };
     let Loading {
         mut diagnostics,
         hasher,
@@ -218,7 +287,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
     let attacker_ids: Vec<String> = attackers.ids().map(str::to_string).collect();
     for item in attackers.items {
         if let Some(value) =
-            validate::attacker(item, &attacker_ids, &script_exists, &mut diagnostics)
+            validate::attacker(item, &attacker_ids, &script_exists, known, &mut diagnostics)
         {
             db.attacker_index.insert(
                 value.id.clone(),
@@ -228,7 +297,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         }
     }
     for item in blueprints.items {
-        if let Some(value) = validate::blueprint(item, &script_exists, &mut diagnostics) {
+        if let Some(value) = validate::blueprint(item, &script_exists, known, &mut diagnostics) {
             db.blueprint_index.insert(
                 value.id.clone(),
                 super::BlueprintId(db.blueprints.len() as u32),
@@ -354,6 +423,14 @@ fn load_scripts(info: &ModInfo, loading: &mut Loading) -> BTreeMap<String, Scrip
     scripts
 }
 
+/// Whether `path`, a file a mod names (an icon, a sound), stays inside the mod's folder: relative,
+/// without `..`.
+pub(super) fn inside_mod(path: &str) -> bool {
+    Path::new(path)
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
 /// Checks a content name (the file stem) can be part of an id.
 pub(super) fn valid_name(name: &str) -> bool {
     crate::modding::manifest::is_valid_mod_id(name)
@@ -433,7 +510,10 @@ fn load_kind<T: Kind>(
                     sources: vec![source],
                 });
             }
-            Err(found) => diagnostics.extend(found.into_iter().map(|d| d.for_mod(mod_id))),
+            Err(found) => {
+                diagnostics.extend(found.into_iter().map(|d| d.for_mod(mod_id)));
+                items.broken.insert(id);
+            }
         }
     }
 }

@@ -24,6 +24,8 @@ mod item;
 pub mod levels;
 mod load;
 pub mod money;
+pub mod sounds;
+pub mod soundscape;
 pub mod tutorial;
 mod validate;
 pub mod wave_params;
@@ -55,6 +57,8 @@ pub use designs::LevelDesign;
 pub use effects::EffectLook;
 pub use events::Event;
 pub use levels::{LevelSetter, MAX_PATH_LENGTH, MAX_WAVES_PER_LEVEL};
+pub use sounds::{AttackerSounds, BlueprintSounds, Sound, SoundMiss, SoundSource};
+pub use soundscape::{Music, Soundscape};
 pub use tutorial::Tutorial;
 pub use wave_params::{Growth, InvalidParam, KindWeights, Ramp, WaveParams};
 
@@ -221,6 +225,13 @@ pub struct ContentDb {
     /// How mods' own status effects look (each mod's `effects.ron`), in load order, those with
     /// errors left out.
     pub effect_looks: Vec<EffectLook>,
+    /// Sounds (`sounds/`), by id; those with errors left out.
+    pub sounds: BTreeMap<String, Sound>,
+    /// The game's own sounds (each mod's `soundscape.ron`, merged in load order) and those of
+    /// effects.
+    pub soundscape: Soundscape,
+    /// Sounds whose files had errors (reported where they are), left out.
+    broken_sounds: BTreeSet<String>,
     attacker_index: BTreeMap<String, AttackerId>,
     blueprint_index: BTreeMap<String, BlueprintId>,
     /// Where each terrain type was read from, by id.
@@ -311,6 +322,22 @@ impl ContentDb {
     /// How the mod's own effect `name` looks, if a mod's `effects.ron` says.
     pub fn effect_look(&self, name: &str) -> Option<&EffectLook> {
         self.effect_looks.iter().find(|l| l.name == name)
+    }
+
+    /// The sound with id `mod:name`.
+    pub fn sound(&self, id: &str) -> Option<&Sound> {
+        self.sounds.get(id)
+    }
+
+    /// The sound `reference` names when mod `user` writes it (a script's `game:sound`):
+    /// `name` is the mod's own, `mod:name` one of a mod it depends on.
+    pub fn resolve_sound(&self, reference: &str, user: &str) -> Result<&Sound, SoundMiss> {
+        let known = sounds::Known {
+            sounds: &self.sounds,
+            broken: &self.broken_sounds,
+            mods: &self.mods,
+        };
+        known.resolve(reference, user)
     }
 
     /// The position of a mod in the load order.

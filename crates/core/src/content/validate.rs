@@ -7,6 +7,7 @@ use super::augments::Augment;
 use super::description::{self, BlueprintStat, Context, ParamFormat, Segment, Tag};
 use super::events::{self, Event, Outcome};
 use super::load::Item;
+use super::sounds::Known;
 use super::{
     AttackerType, Behaviour, Blueprint, Param, Placement, Projectile, Rarity, ScriptRef, Shape,
     Targets,
@@ -21,14 +22,16 @@ pub const MAX_NUMBER: f64 = 1e9;
 pub const MAX_SPAWN_COUNT: u32 = 100;
 
 /// Collects the problems of one item.
-struct Checker<'a, T> {
-    item: &'a Item<T>,
+pub(super) struct Checker<'a, T> {
+    /// The item checked.
+    pub item: &'a Item<T>,
     diagnostics: &'a mut Diagnostics,
-    errors: usize,
+    /// The errors reported so far (warnings are not counted).
+    pub errors: usize,
 }
 
 impl<'a, T> Checker<'a, T> {
-    fn new(item: &'a Item<T>, diagnostics: &'a mut Diagnostics) -> Self {
+    pub(super) fn new(item: &'a Item<T>, diagnostics: &'a mut Diagnostics) -> Self {
         Checker {
             item,
             diagnostics,
@@ -36,7 +39,7 @@ impl<'a, T> Checker<'a, T> {
         }
     }
 
-    fn report(&mut self, d: Diagnostic) {
+    pub(super) fn report(&mut self, d: Diagnostic) {
         if d.is_error() {
             self.errors += 1;
         }
@@ -52,6 +55,41 @@ impl<'a, T> Checker<'a, T> {
         if let Some(h) = help {
             d = d.help(h);
         }
+        self.report(d);
+    }
+
+    /// An error at the field at `path` (`tune.voices[1].notes`) of whichever file has it last.
+    pub(super) fn path_error(&mut self, path: &str, message: String) {
+        let (source, at) = self.item.locate_path(path);
+        let len = path.rsplit(['.', ']']).next().map_or(1, str::len);
+        let d = Diagnostic::error(message)
+            .at(&source.file, at, len)
+            .for_mod(source.mod_id.clone());
+        self.report(d);
+    }
+
+    /// Resolves the sounds of an item's `sounds` in place, each named by its field there and
+    /// written by the mod of the file that has it; one that is not there to play becomes
+    /// `None`, each problem reported.
+    fn sounds<const N: usize>(&mut self, slots: [(&str, &mut Option<String>); N], known: Known) {
+        for (field, slot) in slots {
+            let Some(reference) = slot.take() else {
+                continue;
+            };
+            let (source, at) = self.item.locate_value(field, &reference);
+            match known.reference(&reference, &source.mod_id, &source.file, at) {
+                Ok(id) => *slot = id,
+                Err(d) => self.report(d),
+            }
+        }
+    }
+
+    /// A warning at the field `field` of whichever file set it last.
+    fn field_warning(&mut self, field: &str, message: String) {
+        let (source, at) = self.item.locate(field);
+        let d = Diagnostic::warning(message)
+            .at(&source.file, at, field.len())
+            .for_mod(source.mod_id.clone());
         self.report(d);
     }
 
@@ -307,6 +345,7 @@ pub(super) fn attacker(
     mut item: Item<AttackerType>,
     attacker_ids: &[String],
     script_exists: &dyn Fn(&ScriptRef) -> bool,
+    known: Known,
     diagnostics: &mut Diagnostics,
 ) -> Option<AttackerType> {
     let v = item.value.clone();
@@ -356,12 +395,15 @@ pub(super) fn attacker(
             _ => Ok(()),
         },
     );
+    let mut sounds = v.sounds.clone();
+    c.sounds(sounds.slots_mut(), known);
     let errors = c.errors;
     if errors > 0 {
         return None;
     }
     item.value.spawns_on_death = spawns;
     item.value.script_ref = script;
+    item.value.sounds = sounds;
     Some(item.value)
 }
 
@@ -555,6 +597,7 @@ fn blueprint_has(bp: &Blueprint, stat: BlueprintStat) -> Result<(), &'static str
 pub(super) fn blueprint(
     mut item: Item<Blueprint>,
     script_exists: &dyn Fn(&ScriptRef) -> bool,
+    known: Known,
     diagnostics: &mut Diagnostics,
 ) -> Option<Blueprint> {
     let v = item.value.clone();
@@ -636,11 +679,36 @@ pub(super) fn blueprint(
         check_behaviour(&mut c, behaviour, &v);
     }
     let script = c.script(v.script.as_deref(), script_exists);
+    let mut sounds = v.sounds.clone();
+    unplayed_sounds(&mut c, &v);
+    c.sounds(sounds.slots_mut(), known);
     if c.errors > 0 {
         return None;
     }
     item.value.script_ref = script;
+    item.value.sounds = sounds;
     Some(item.value)
+}
+
+/// Warns of a blueprint's sounds that nothing it does would play.
+fn unplayed_sounds(c: &mut Checker<'_, Blueprint>, bp: &Blueprint) {
+    let building = bp.kind.is_building();
+    let fires = matches!(bp.behaviour, Some(Behaviour::Shooter(_) | Behaviour::Blast));
+    let mut sounds = bp.sounds.clone();
+    let plays = [
+        (building, "only buildings are placed"),
+        (fires, "only a `Shooter` fires, and only a `Blast` lands"),
+        (!building, "only abilities are used"),
+        (building, "only buildings are sold or destroyed"),
+    ];
+    for ((field, slot), (played, why)) in sounds.slots_mut().into_iter().zip(plays) {
+        if slot.is_some() && !played {
+            c.field_warning(
+                field,
+                format!("`sounds.{field}` never plays for this blueprint: {why}"),
+            );
+        }
+    }
 }
 
 /// A behaviour needs the statistics it runs on, and sensible numbers.

@@ -43,6 +43,7 @@ mod saves;
 mod scenarios;
 mod script_cost;
 mod script_limits;
+mod sounds;
 mod storage;
 mod terrain_parse;
 mod tower_targets;

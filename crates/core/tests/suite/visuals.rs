@@ -7,7 +7,7 @@ use crate::common::arena::{Arena, PATH_Y, STRAIGHT};
 use crate::common::{Mods, REFUSED, attacker, blueprint, documented_file, documented_in};
 use rampart_core::battle::scripting::limits::MAX_VISUALS_PER_TICK;
 use rampart_core::battle::visuals::MAX_VISUAL_TICKS;
-use rampart_core::battle::{EntityId, Figure, LogKind, Position, StatOf, Visual};
+use rampart_core::battle::{EntityId, Figure, LogKind, Position, Visual};
 use rampart_core::content::colour::Rgb;
 
 /// A mod `beacon` with a tower `beacon:<name>` running `script`, a building `beacon:<name>_plain`
@@ -306,13 +306,7 @@ fn looking_at_the_battle_draws_nothing() {
 }"#;
     let mut arena = Arena::with_mods(beacon("looker", script), STRAIGHT);
     let tower = arena.place("beacon:looker", 5.0, 2.0);
-    let before = arena.battle.log().len();
-    let stat = StatOf {
-        blueprint: arena.content.blueprint_id("beacon:looker").unwrap(),
-        entity: Some(tower),
-    };
-    assert_eq!(arena.battle.look(|b| &b.chains.range, &stat), 3.0);
-    assert_eq!(arena.battle.log().len(), before);
+    assert_eq!(arena.look_at_range(tower), 3.0);
     // The tower asks for its range as it aims at an attacker: that is the battle's own.
     arena.standing("beacon:dummy", 6.0, PATH_Y);
     arena.run(2);

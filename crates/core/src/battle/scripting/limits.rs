@@ -1,6 +1,6 @@
 //! What one mod's scripts may do per battle tick, beyond the budget of each single call: how
 //! many callbacks they register, how many stay registered, how many instructions all their
-//! calls of the tick take together, and how many things they draw.
+//! calls of the tick take together, and how many things they draw and sounds they play.
 //!
 //! "Instructions" are the interrupts Luau raises at function calls, returns and loop
 //! back-edges, counted by the same [`Budget`] that bounds each call, so the count is the same on
@@ -27,6 +27,44 @@ pub const TICK_INSTRUCTIONS: u64 = 4_000_000;
 /// nothing in the battle, so too much of it is no error.
 pub const MAX_VISUALS_PER_TICK: u32 = 64;
 
+/// Sounds (`game:sound`) one mod's scripts may play in one tick. Past it they are not played,
+/// with a warning once per battle, as visuals are: a tick is a twentieth of a second, and more
+/// than this many sounds at once are noise.
+pub const MAX_SOUNDS_PER_TICK: u32 = 16;
+
+/// What scripts put out for the player only — nothing in the battle reads it — counted against
+/// the mod's allowance of each per tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// A visual drawn: [`MAX_VISUALS_PER_TICK`].
+    Visual,
+    /// A sound played: [`MAX_SOUNDS_PER_TICK`].
+    Sound,
+}
+
+impl Shown {
+    /// How many a mod may put out in one tick.
+    pub(crate) fn allowance(self) -> u32 {
+        match self {
+            Shown::Visual => MAX_VISUALS_PER_TICK,
+            Shown::Sound => MAX_SOUNDS_PER_TICK,
+        }
+    }
+
+    /// The warning past the allowance, after the name of the function called.
+    pub(crate) fn over(self) -> String {
+        let (did, what, not) = match self {
+            Shown::Visual => ("drew", "visuals", "shown"),
+            Shown::Sound => ("played", "sounds", "played"),
+        };
+        format!(
+            "the mod {did} more than {} {what} in one tick (the limit); the rest of that tick's \
+             are not {not} (said once per battle)",
+            self.allowance()
+        )
+    }
+}
+
 /// Why a mod's scripts stopped for the rest of a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
@@ -39,7 +77,8 @@ pub(super) struct TickLimits {
     budget: Rc<Budget>,
     registered: RefCell<Vec<u32>>,
     live: RefCell<Vec<u32>>,
-    drawn: RefCell<Vec<u32>>,
+    /// Per mod, the visuals and the sounds of this tick ([`Shown`] as index).
+    shown: RefCell<Vec<[u32; 2]>>,
     stopped: RefCell<Vec<Option<Stop>>>,
 }
 
@@ -51,7 +90,7 @@ impl TickLimits {
             budget,
             registered: RefCell::new(vec![0; mods]),
             live: RefCell::new(vec![0; mods]),
-            drawn: RefCell::new(vec![0; mods]),
+            shown: RefCell::new(vec![[0; 2]; mods]),
             stopped: RefCell::new(vec![None; mods]),
         }
     }
@@ -65,7 +104,7 @@ impl TickLimits {
     pub(super) fn new_tick(&self) {
         self.budget.new_period();
         self.registered.borrow_mut().fill(0);
-        self.drawn.borrow_mut().fill(0);
+        self.shown.borrow_mut().fill([0; 2]);
         self.stopped.borrow_mut().fill(None);
     }
 
@@ -100,15 +139,16 @@ impl TickLimits {
         Ok(())
     }
 
-    /// Counts a visual the mod is about to draw; `false` past [`MAX_VISUALS_PER_TICK`] this
-    /// tick (it is then not drawn).
-    pub(super) fn draw(&self, mod_index: usize) -> bool {
-        let mut drawn = self.drawn.borrow_mut();
-        let Some(count) = drawn.get_mut(mod_index) else {
+    /// Counts a visual or sound the mod is about to put out; `false` past its allowance this
+    /// tick (it is then left out).
+    pub(super) fn show(&self, what: Shown, mod_index: usize) -> bool {
+        let mut shown = self.shown.borrow_mut();
+        let Some(counts) = shown.get_mut(mod_index) else {
             return false;
         };
+        let count = &mut counts[what as usize];
         *count = count.saturating_add(1);
-        *count <= MAX_VISUALS_PER_TICK
+        *count <= what.allowance()
     }
 
     /// A callback of the mod was registered (`true`) or is gone (`false`).

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rampart_core::battle::{
     Battle, BattleConfig, EntityId, LogKind, Phase, PlayerCommand, Position, Resource, Route,
-    WaveSpawn, WaveSpawns,
+    StatOf, WaveSpawn, WaveSpawns,
 };
 use rampart_core::content::{ContentDb, DamageType};
 use rampart_core::rng::Seed;
@@ -174,6 +174,20 @@ impl Arena {
                 progress: 0.0,
             }),
         )
+    }
+
+    /// The range of `tower` as the player's window asks for it (a look), after failing the test
+    /// if looking added anything to the battle's log.
+    pub fn look_at_range(&mut self, tower: EntityId) -> f64 {
+        let entity = self.battle.entity(tower).expect("the tower stands");
+        let stat = StatOf {
+            blueprint: entity.kind.blueprint().expect("a building"),
+            entity: Some(tower),
+        };
+        let before = self.battle.log().len();
+        let range = self.battle.look(|b| &b.chains.range, &stat);
+        assert_eq!(self.battle.log().len(), before, "looking logged nothing");
+        range
     }
 
     /// Runs `n` ticks.

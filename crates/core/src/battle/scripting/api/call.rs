@@ -1,14 +1,17 @@
 //! What the API's functions share: reaching the battle the calling script belongs to (refused
 //! while scripts load, and for changes while a query is computed), asking a query, registering
-//! a callback, and errors located at the calling script's line.
+//! a callback, logging what only the player sees or hears, and errors located at the calling
+//! script's line.
 
 use mlua::{Function, Lua, Value};
 
 use super::super::chains;
 use super::super::lend::HostLink;
+use super::super::limits::Shown;
 use super::registration::{Registration, RegistrationKind};
 use crate::battle::core::Battle;
 use crate::battle::entity::EntityId;
+use crate::battle::log::LogKind;
 use crate::battle::state::Scope;
 use rampart_lua::{Fault, ScriptErrorKind};
 
@@ -57,6 +60,31 @@ pub(super) fn changing_battle<R>(
             ));
         }
         f(b)
+    })
+}
+
+/// Logs `entry`, which only the player sees or hears (`what`), from the function `function`;
+/// not while the battle is only being looked at (looking leaves the battle and its log as they
+/// were), nor past the mod's allowance of `what` this tick (then it warns, once per battle).
+pub(super) fn log_for_player(
+    lua: &Lua,
+    function: &str,
+    what: Shown,
+    entry: LogKind,
+) -> mlua::Result<()> {
+    let link = HostLink::get(lua)?;
+    with_battle(lua, function, |b| {
+        if b.previewing() {
+            return Ok(());
+        }
+        if link.shared.limits.show(what, link.mod_index) {
+            b.push_log(entry);
+        } else {
+            let warning = link.warning(lua, format!("{function}: {}", what.over()));
+            link.shared
+                .warn_once(format!("{what:?} {}", link.mod_id()), warning);
+        }
+        Ok(())
     })
 }
 

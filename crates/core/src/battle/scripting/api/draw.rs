@@ -4,12 +4,11 @@
 
 use mlua::{FromLua, Lua, Value};
 
-use super::call::with_battle;
+use super::call::log_for_player;
 use super::types::{LuaType, LuaTyped, record};
 use crate::battle::entity::Position;
 use crate::battle::log::LogKind;
-use crate::battle::scripting::lend::HostLink;
-use crate::battle::scripting::limits::MAX_VISUALS_PER_TICK;
+use crate::battle::scripting::limits::Shown;
 use crate::battle::visuals::{
     DEFAULT_VISUAL_TICKS, MAX_VISUAL_RADIUS, MAX_VISUAL_TICKS, MAX_VISUAL_WIDTH,
 };
@@ -246,32 +245,10 @@ fn draw(
         Drawing::Flash => check.unused("width", options.width.is_some())?,
     }
     let visual = check.visual(figure, &options)?;
-    log(lua, drawing, visual)
-}
-
-/// Logs `visual`, unless the battle is only being looked at (looking leaves the battle and its
-/// log as they were) or the mod has drawn its [`MAX_VISUALS_PER_TICK`] this tick (then it
-/// warns, once per battle).
-fn log(lua: &Lua, drawing: Drawing, visual: Visual) -> mlua::Result<()> {
-    let link = HostLink::get(lua)?;
-    with_battle(lua, drawing.function(), |b| {
-        if b.previewing() {
-            return Ok(());
-        }
-        if link.shared.limits.draw(link.mod_index) {
-            b.push_log(LogKind::Drawn(visual));
-        } else {
-            let warning = link.warning(
-                lua,
-                format!(
-                    "{}: the mod drew more than {MAX_VISUALS_PER_TICK} visuals in one tick (the \
-                     limit); the rest of that tick's are not shown (said once per battle)",
-                    drawing.function()
-                ),
-            );
-            link.shared
-                .warn_once(format!("visuals {}", link.mod_id()), warning);
-        }
-        Ok(())
-    })
+    log_for_player(
+        lua,
+        drawing.function(),
+        Shown::Visual,
+        LogKind::Drawn(visual),
+    )
 }

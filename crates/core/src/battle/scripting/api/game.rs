@@ -12,6 +12,7 @@ use super::handles::{
     Modifier, QueryInput, QueryValue, Reaction, SpawnAt, entity_from_lua,
 };
 use super::registration::{Registration, RegistrationKind};
+use super::sound;
 use super::storage::Top;
 use super::types::{Word, api_functions, install_functions, record};
 use crate::battle::core::Battle;
@@ -290,6 +291,12 @@ api_functions! {
         /// battle. Options: `colour`, `ticks`, `alpha`, `radius`.
         fn flash(lua, _: Value, x: f64, y: f64, options: Options) {
             draw::flash(lua, (x, y), options)
+        }
+        /// Plays a sound (`"name"` for one of the mod's own, `"mod:name"` for one of a mod it
+        /// depends on) for the player to hear, at (`x`, `y`) or, without them, alike
+        /// everywhere; changes nothing in the battle.
+        fn sound(lua, _: Value, id: String, x: Option<f64>, y: Option<f64>) {
+            sound::play(lua, id, x, y)
         }
         /// The handle of the entity with a number (`handle.id`).
         fn entity(lua, _: Value, id: f64) -> Handle {

@@ -10,6 +10,7 @@ mod entity;
 mod game;
 pub(super) mod handles;
 mod registration;
+mod sound;
 mod storage;
 pub(super) mod types;
 
