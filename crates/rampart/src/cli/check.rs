@@ -35,7 +35,7 @@ pub fn run(context: &Context) -> Result<(), Failure> {
     let scripts: usize = content.mods.iter().map(|m| m.scripts.len()).sum();
     let mods: Vec<&str> = content.mods.iter().map(|m| m.id.as_str()).collect();
     out!(
-        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} augments, {} events, {} terrain types, {} scripts — {} error{}, {} warning{}",
+        "checked {} mod{} ({}): {} attacker types, {} blueprints, {} augments, {} events, {} terrain types, {} sounds, {} scripts — {} error{}, {} warning{}",
         mods.len(),
         plural(mods.len()),
         if mods.is_empty() {
@@ -48,6 +48,7 @@ pub fn run(context: &Context) -> Result<(), Failure> {
         content.augments.len(),
         content.events.len(),
         content.terrains.len(),
+        content.sounds.len(),
         scripts,
         diagnostics.error_count(),
         plural(diagnostics.error_count()),

@@ -45,6 +45,11 @@ const BROKEN: &[(&str, &str, &str)] = &[
         "no attacker type `core:purple_slime`",
     ),
     (
+        "dangling_sound",
+        "bells/blueprints/bell.ron:11:20",
+        "there is no sound `bells:dnig`",
+    ),
+    (
         "dangling_override",
         "patcher/blueprints/faster_sentry.ron:2:16",
         "no blueprint `core:budget_sentyr` to override",
