@@ -152,6 +152,21 @@ fn the_documented_sounds_load_with_every_reference_resolved() {
 }
 
 #[test]
+fn the_format_the_page_opens_with_is_a_sound() {
+    let page =
+        std::fs::read_to_string(crate::common::repo().join("docs/modding/sounds.md")).unwrap();
+    let (_, after) = page.split_once("```ron\n(").expect("a RON block");
+    let (block, _) = after.split_once("```").unwrap();
+    let mods = Mods::new();
+    mods.manifest("format", &[]);
+    mods.file("format/sounds/example.ron", &format!("({block}"));
+    let content = mods.load_clean();
+    let sound = content.sound("format:example").unwrap();
+    assert_eq!((sound.volume, sound.voices), (0.8, 4));
+    assert!(matches!(&sound.source, SoundSource::Synth(s) if s.frequency == 900.0));
+}
+
+#[test]
 fn a_sound_override_replaces_the_source_and_a_later_soundscape_only_what_it_names() {
     let mods = chime();
     mods.manifest("louder", &["chime"]);
