@@ -154,7 +154,7 @@ fn source(
             .filter_map(|key| ron_file::find_path(&s.file, key).map(|at| (key, at)))
             .collect()
     };
-    let item = c.item;
+    let (item, errors_before) = (c.item, c.errors);
     let Some((source, names)) = item
         .sources
         .iter()
@@ -214,7 +214,7 @@ fn source(
             SoundSource::Tune(tune.clone())
         }),
     };
-    if found.is_none() && c.errors == 0 {
+    if found.is_none() && c.errors == errors_before {
         // Written as `None`: named, but not given.
         c.report(
             Diagnostic::error(format!("`{key}` names no source"))

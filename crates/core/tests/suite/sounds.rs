@@ -314,6 +314,14 @@ const MISTAKES: &[(&str, &str, Expected)] = &[
         )],
     ),
     (
+        "unsaid",
+        "(volume: 2, file: None)",
+        &[
+            ("volume", "`volume` must be from 0 to 1, not 2"),
+            ("file", "`file` names no source"),
+        ],
+    ),
+    (
         "none",
         "(volume: 0.5)",
         &[("(", "a sound needs a source: `synth`, `file` or `tune`")],
