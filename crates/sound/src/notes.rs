@@ -86,7 +86,7 @@ fn frequency(pitch: &str) -> Option<f64> {
     };
     let octave: i32 = octave.parse().ok().filter(|o| (0..=8).contains(o))?;
     let semitones_from_a4 = (octave - 4) * 12 + step + shift - 9;
-    Some(440.0 * 2f64.powf(f64::from(semitones_from_a4) / 12.0))
+    Some(440.0 * libm::exp2(f64::from(semitones_from_a4) / 12.0))
 }
 
 #[cfg(test)]
