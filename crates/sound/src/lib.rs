@@ -1,22 +1,27 @@
 //! Rampart's sounds, knowing no game: the parameters a mod writes to describe a sound
 //! ([`SynthParams`], [`Tune`]) and the notation of a tune's notes ([`parse_notes`]); sounds made
-//! from them ([`synthesize`], [`render_tune`]), [`Clip`]s at one sample rate.
+//! from them ([`synthesize`], [`render_tune`]) or decoded from a mod's files ([`decode`]), all
+//! [`Clip`]s at one sample rate; writing sound as WAV ([`wav_bytes`]).
 //!
 //! Deterministic: the same parameters give the same samples on every system.
 
 mod clip;
+mod decode;
 mod notes;
 mod params;
 mod synth;
 mod tune;
+mod wav;
 
 pub use clip::Clip;
+pub use decode::{DecodeError, MAX_DECODED_SECONDS, MAX_FILE_BYTES, decode};
 pub use notes::{Note, NoteError, parse_notes};
 pub use params::{
     Arpeggio, HighPass, LowPass, Phaser, SynthParams, Tune, TuneVoice, Vibrato, Wave,
 };
 pub use synth::{MAX_SYNTH_SECONDS, synthesize};
 pub use tune::{MAX_TUNE_SECONDS, TuneError, render_tune};
+pub use wav::{WavError, wav_bytes};
 
 /// The sample rate everything is made and mixed at, in samples per second.
 pub const SAMPLE_RATE: u32 = 48_000;
