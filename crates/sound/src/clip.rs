@@ -58,6 +58,16 @@ impl Clip {
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }
+
+    /// The frame at `index` as (left, right): a mono sample on both sides.
+    pub(crate) fn frame(&self, index: usize) -> (f32, f32) {
+        if self.stereo {
+            (self.samples[2 * index], self.samples[2 * index + 1])
+        } else {
+            let s = self.samples[index];
+            (s, s)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -83,5 +93,7 @@ mod tests {
         let clip = Clip::stereo(vec![0.25, -0.25, 1.0, 0.0]);
         let copy = clip.clone();
         assert_eq!(copy.samples().as_ptr(), clip.samples().as_ptr());
+        assert_eq!(copy.frame(1), (1.0, 0.0));
+        assert_eq!(Clip::mono(vec![0.5]).frame(0), (0.5, 0.5));
     }
 }

@@ -1,12 +1,15 @@
 //! Rampart's sounds, knowing no game: the parameters a mod writes to describe a sound
 //! ([`SynthParams`], [`Tune`]) and the notation of a tune's notes ([`parse_notes`]); sounds made
 //! from them ([`synthesize`], [`render_tune`]) or decoded from a mod's files ([`decode`]), all
-//! [`Clip`]s at one sample rate; writing sound as WAV ([`wav_bytes`]).
+//! [`Clip`]s at one sample rate; the [`Mixer`] that plays them, and writing what it renders as
+//! WAV ([`wav_bytes`]).
 //!
-//! Deterministic: the same parameters give the same samples on every system.
+//! Deterministic: the same parameters give the same samples, and the same calls to the mixer
+//! the same output, on every system.
 
 mod clip;
 mod decode;
+mod mixer;
 mod notes;
 mod params;
 mod synth;
@@ -15,6 +18,7 @@ mod wav;
 
 pub use clip::Clip;
 pub use decode::{DecodeError, MAX_DECODED_SECONDS, MAX_FILE_BYTES, decode};
+pub use mixer::{Bus, MAX_VOICES, Mixer, Play};
 pub use notes::{Note, NoteError, parse_notes};
 pub use params::{
     Arpeggio, HighPass, LowPass, Phaser, SynthParams, Tune, TuneVoice, Vibrato, Wave,
