@@ -19,8 +19,9 @@
 //!   output within ±0.98; quieter output passes unchanged.
 //! - **No allocation while rendering** once its buffers have grown to the busiest frame so far.
 
-use std::collections::HashMap;
 use std::f64::consts::FRAC_PI_2;
+
+use rustc_hash::FxHashMap;
 
 use crate::{Clip, SAMPLE_RATE};
 
@@ -148,14 +149,21 @@ impl Smoothed {
         }
     }
 
-    fn next(&mut self) -> f32 {
+    /// The next `out.len()` frames' values.
+    fn fill(&mut self, out: &mut [f32]) {
+        if self.value == self.target {
+            out.fill(self.value);
+            return;
+        }
         let step = 1.0 / VOLUME_RAMP;
-        self.value = if self.value < self.target {
-            (self.value + step).min(self.target)
-        } else {
-            (self.value - step).max(self.target)
-        };
-        self.value
+        for value in out {
+            self.value = if self.value < self.target {
+                (self.value + step).min(self.target)
+            } else {
+                (self.value - step).max(self.target)
+            };
+            *value = self.value;
+        }
     }
 }
 
@@ -166,7 +174,7 @@ pub struct Mixer {
     voices: Vec<Voice>,
     pending: Vec<Pending>,
     /// Where each key's plays are in `pending`.
-    pending_at: HashMap<u64, usize>,
+    pending_at: FxHashMap<u64, usize>,
     serial: u64,
     music: Vec<Loop>,
     music_key: Option<u64>,
@@ -198,7 +206,7 @@ impl Mixer {
             // Replaced voices fade in slots of their own.
             voices: Vec::with_capacity(2 * MAX_VOICES),
             pending: Vec::new(),
-            pending_at: HashMap::new(),
+            pending_at: FxHashMap::default(),
             serial: 0,
             music: Vec::with_capacity(MAX_MUSIC + 1),
             music_key: None,
@@ -416,57 +424,64 @@ impl Mixer {
 
     /// Renders one block of frames.
     fn render_block(&mut self, out: &mut [[f32; 2]]) {
+        let n = out.len();
+        let mut master = [0.0f32; BLOCK];
+        self.master_gain.fill(&mut master[..n]);
         let mut gains = [[0.0f32; BLOCK]; 3];
-        for f in 0..out.len() {
-            let master = self.master_gain.next();
-            for (bus, smoothed) in gains.iter_mut().zip(&mut self.buses) {
-                bus[f] = master * smoothed.next();
+        for (bus, smoothed) in gains.iter_mut().zip(&mut self.buses) {
+            smoothed.fill(&mut bus[..n]);
+            for (gain, master) in bus.iter_mut().zip(&master) {
+                *gain *= master;
             }
         }
         out.fill([0.0; 2]);
         for voice in &mut self.voices {
             let gains = &gains[voice.bus.index()];
-            let frames = voice.clip.frames();
-            for (f, frame) in out.iter_mut().enumerate() {
-                if voice.position >= frames {
-                    break;
+            let (clip, sides) = (&voice.clip, (voice.left, voice.right));
+            voice.position = match &mut voice.fading {
+                None => add(clip, voice.position, sides, out, |f| gains[f]),
+                Some(left) => {
+                    let start = *left;
+                    let frames = out.len().min(start as usize);
+                    *left -= frames as u32;
+                    add(clip, voice.position, sides, &mut out[..frames], |f| {
+                        gains[f] * (start - f as u32) as f32 / STEAL_FADE as f32
+                    })
                 }
-                let mut gain = gains[f];
-                if let Some(left) = &mut voice.fading {
-                    if *left == 0 {
-                        break;
-                    }
-                    gain *= *left as f32 / STEAL_FADE as f32;
-                    *left -= 1;
-                }
-                let (l, r) = voice.clip.frame(voice.position);
-                frame[0] += l * voice.left * gain;
-                frame[1] += r * voice.right * gain;
-                voice.position += 1;
-            }
+            };
         }
         let gains = &gains[Bus::Music.index()];
         for music in &mut self.music {
+            if music.level == music.target {
+                // Steady: the loop in stretches up to its end, then from its start again.
+                let fade = music.level as f32;
+                let mut done = 0;
+                while done < n {
+                    let rest = &mut out[done..];
+                    let gain = |f: usize| gains[done + f] * fade;
+                    let end = add(&music.clip, music.position, (1.0, 1.0), rest, gain);
+                    done += end - music.position;
+                    music.position = if end == music.clip.frames() { 0 } else { end };
+                }
+                continue;
+            }
             let frames = music.clip.frames();
             for (f, frame) in out.iter_mut().enumerate() {
-                if music.level != music.target {
-                    music.level = if music.level < music.target {
-                        (music.level + self.crossfade_step).min(music.target)
-                    } else {
-                        (music.level - self.crossfade_step).max(music.target)
-                    };
-                }
-                // Equal power: the two loops' squared gains add to 1 throughout the fade.
-                let fade = if music.level == 1.0 {
-                    1.0
+                music.level = if music.level < music.target {
+                    (music.level + self.crossfade_step).min(music.target)
                 } else {
-                    libm::sin(music.level * FRAC_PI_2) as f32
+                    (music.level - self.crossfade_step).max(music.target)
                 };
+                // Equal power: the two loops' squared gains add to 1 throughout the fade.
+                let fade = libm::sin(music.level * FRAC_PI_2) as f32;
                 let (l, r) = music.clip.frame(music.position);
                 let gain = gains[f] * fade;
                 frame[0] += l * gain;
                 frame[1] += r * gain;
-                music.position = (music.position + 1) % frames;
+                music.position += 1;
+                if music.position == frames {
+                    music.position = 0;
+                }
             }
         }
         for frame in out {
@@ -504,6 +519,36 @@ impl Mixer {
         frame[0] = (f64::from(frame[0]) * self.limiter_gain) as f32;
         frame[1] = (f64::from(frame[1]) * self.limiter_gain) as f32;
     }
+}
+
+/// Adds `clip` from frame `position` into `out`, as far as both go, at `sides` (left and right
+/// gains) and the per-frame `gain`; returns the position after. Mono and stereo are separate
+/// loops over plain slices, the one place the mixer spends its time.
+fn add(
+    clip: &Clip,
+    position: usize,
+    (left, right): (f32, f32),
+    out: &mut [[f32; 2]],
+    gain: impl Fn(usize) -> f32,
+) -> usize {
+    let frames = out.len().min(clip.frames() - position);
+    let out = &mut out[..frames];
+    if clip.channels() == 2 {
+        let samples = &clip.samples()[2 * position..2 * (position + frames)];
+        for (f, (frame, s)) in out.iter_mut().zip(samples.as_chunks::<2>().0).enumerate() {
+            let gain = gain(f);
+            frame[0] += s[0] * left * gain;
+            frame[1] += s[1] * right * gain;
+        }
+    } else {
+        let samples = &clip.samples()[position..position + frames];
+        for (f, (frame, &s)) in out.iter_mut().zip(samples).enumerate() {
+            let gain = gain(f);
+            frame[0] += s * left * gain;
+            frame[1] += s * right * gain;
+        }
+    }
+    position + frames
 }
 
 #[cfg(test)]
