@@ -5,9 +5,9 @@
 //! rate fold back when a file is made slower).
 //!
 //! A file is refused, with the reason in words for the modder, rather than allowed to exhaust
-//! memory: at most [`MAX_FILE_BYTES`] bytes and [`MAX_DECODED_SECONDS`] of sound. WAV samples decode to
-//! the same values everywhere; Vorbis's do up to the last bits, as its decoder computes with
-//! the system's sine and cosine.
+//! memory: at most [`MAX_FILE_BYTES`] bytes and [`MAX_DECODED_SECONDS`] of sound. WAV samples
+//! decode to the same values everywhere; Vorbis's do up to the last bits, as its decoder
+//! computes with the system's sine and cosine.
 
 use std::io::Cursor;
 

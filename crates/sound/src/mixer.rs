@@ -1,7 +1,7 @@
 //! The software mixer: plays clips and music into interleaved stereo at [`SAMPLE_RATE`].
 //!
 //! Deterministic: no clock and no randomness, so the same calls in the same order give the same
-//! samples, on every system (its only transcendental function is libm's). What it guarantees:
+//! samples, on every system (its transcendental functions are libm's). What it guarantees:
 //!
 //! - **Many plays of one sound are one voice.** Plays of a sound (its key) between two renders
 //!   coalesce into one voice whose gain is their mean gain raised by `1 + 0.15·log2(n)`, at most
@@ -15,8 +15,8 @@
 //!   key again changes nothing.
 //! - **Volumes change smoothly.** Master, per-bus volumes and muting move to their new value
 //!   over 20 ms.
-//! - **Never above full scale.** A peak limiter (instant attack, 100 ms release) keeps the
-//!   output within ±0.98; quieter output passes unchanged.
+//! - **Never above full scale.** A peak limiter (instant attack, 20 ms hold, 100 ms release)
+//!   keeps the output within ±0.98 without clipping the wave; quieter output passes unchanged.
 //! - **No allocation while rendering** once its buffers have grown to the busiest frame so far.
 
 use std::f64::consts::FRAC_PI_2;

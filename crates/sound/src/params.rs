@@ -140,8 +140,8 @@ pub struct SynthParams {
     pub high_pass: HighPass,
     /// A phaser.
     pub phaser: Phaser,
-    /// Restart the pitch, slide and arpeggio every this many seconds (0: never): trills,
-    /// engines, alarms.
+    /// Restart the pitch, slide, duty and arpeggio every this many seconds (0: never; at
+    /// least 0.01 otherwise): trills, engines, alarms.
     pub repeat: f64,
     /// How loud, 0 to 1.
     pub volume: f64,
@@ -204,6 +204,6 @@ pub struct TuneVoice {
     pub instrument: SynthParams,
     /// The notes, in the notation of [`parse_notes`](crate::parse_notes): `"C4 E4 G4:2 -:2"`.
     pub notes: String,
-    /// How loud this voice is, 0 to 1.
+    /// How loud this voice is, 0 to 1 (none: 1), on top of its instrument's volume.
     pub volume: Option<f64>,
 }

@@ -4,23 +4,24 @@
 //! eight times oversampled, its pitch sliding (a slide that itself slides), cut off below a
 //! minimum, wobbled by vibrato and jumped by an arpeggio; a square's duty sliding; an
 //! attack–sustain–decay envelope with punch; sfxr's resonant low-pass (a damped spring chasing
-//! the signal, damped here for the resonance at every cutoff, where sfxr fixed the damping from
-//! the starting cutoff, which made its cutoff no frequency) and one-pole high-pass, both with
-//! sliding cutoffs; the phaser (the signal plus a
-//! copy delayed by a sliding delay); restarts of pitch, slide, duty and arpeggio. sfxr's unit-less
-//! 0–1 parameters are replaced by the physical units of [`SynthParams`], and its pitch, quantised
-//! to whole periods of the oversampled clock, is a continuous phase instead.
+//! the signal) and one-pole high-pass, both with sliding cutoffs; the phaser (the signal plus a
+//! copy delayed by a sliding delay); restarts of pitch, slide, duty and arpeggio. sfxr's
+//! unit-less 0–1 parameters are replaced by the physical units of [`SynthParams`]; its pitch,
+//! quantised to whole periods of the oversampled clock, is a continuous phase; and the
+//! low-pass's damping follows the cutoff (sfxr fixed it from the starting cutoff, which left
+//! the cutoff no particular frequency), so that its cutoff is the hertz the parameter says.
 //!
 //! Same parameters, same samples, on every system: the transcendental functions are libm's and
 //! the noise comes from a PCG generator seeded by [`SynthParams::seed`].
 //!
 //! Wild values are clamped rather than refused (a mod's numbers cannot make a sound
-//! unbounded): pitches and cutoffs to 1 Hz–20 kHz, slides to ±64 octaves per second (delta slide
-//! ±256 per second), duty to 0–1, vibrato to a depth of 0–1 at up to 100 Hz, the arpeggio's ratio
-//! to 1/16–16, punch to 0–2, resonance and volume to 0–1, the phaser's delay to 0–10 ms (its
-//! slide to ±100 ms per second), repeats to at least 10 ms; NaN means the default. A sound lasts
-//! attack + sustain + decay, at most [`MAX_SYNTH_SECONDS`]: longer envelopes are scaled down to fit.
-//! A sound cut short by its minimum frequency fades out over 5 ms rather than clicking.
+//! unbounded): pitches and cutoffs to 20 kHz at most (pitches and low-pass cutoffs 1 Hz at
+//! least), slides to ±64 octaves per second (delta slide ±256 per second), duty to 0–1, vibrato
+//! to a depth of 0–1 at up to 100 Hz, the arpeggio's ratio to 1/16–16, punch to 0–2, resonance
+//! and volume to 0–1, the phaser's delay to 0–10 ms (its slide to ±100 ms per second), repeats
+//! to at least 10 ms; NaN means the default. A sound lasts attack + sustain + decay, at most
+//! [`MAX_SYNTH_SECONDS`]: longer envelopes are scaled down to fit. A sound cut short by its
+//! minimum frequency fades out over 5 ms rather than clicking.
 
 use std::f64::consts::{FRAC_1_SQRT_2, TAU};
 
