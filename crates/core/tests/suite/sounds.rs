@@ -134,7 +134,8 @@ fn the_documented_sounds_load_with_every_reference_resolved() {
     assert_eq!(scape.ui_click.as_deref(), Some("chime:pickup"));
     assert_eq!(scape.wave_start.as_deref(), Some("chime:alarm"));
     assert_eq!(scape.leak.as_deref(), Some("chime:explosion"));
-    assert_eq!(scape.ui_back, None);
+    // What chime names replaces core's; the rest stays core's.
+    assert_eq!(scape.ui_back.as_deref(), Some("core:ui_back"));
     assert_eq!(
         scape.hits.get(&DamageType::Physical).map(String::as_str),
         Some("chime:hit")
@@ -143,12 +144,15 @@ fn the_documented_sounds_load_with_every_reference_resolved() {
         scape.hits.get(&DamageType::Explosive).map(String::as_str),
         Some("chime:explosion")
     );
-    assert_eq!(scape.hits.get(&DamageType::Energy), None);
+    assert_eq!(
+        scape.hits.get(&DamageType::Energy).map(String::as_str),
+        Some("core:hit_energy")
+    );
     assert_eq!(scape.effects["burning"], "chime:hit");
     assert_eq!(scape.effects["rung"], "chime:pickup", "from effects.ron");
     assert_eq!(scape.music.build.as_deref(), Some("chime:theme"));
     assert_eq!(scape.music.wave.as_deref(), Some("chime:theme"));
-    assert_eq!(scape.music.boss, None);
+    assert_eq!(scape.music.boss.as_deref(), Some("core:music_boss"));
 }
 
 #[test]
