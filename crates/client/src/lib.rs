@@ -19,6 +19,7 @@
 )]
 
 pub mod actions;
+pub mod audio;
 pub mod camera;
 pub mod cards;
 pub mod debug;
@@ -80,6 +81,8 @@ pub struct ClientOptions {
     pub save_file: Option<PathBuf>,
     /// Where what the game remembers of the player is kept (whether the tutorial was offered).
     pub profile_file: Option<PathBuf>,
+    /// Whether to play sound (`--no-audio` says no): without, no sound output is opened.
+    pub audio: bool,
 }
 
 /// The screens of the game.
@@ -237,6 +240,9 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         run_map::RunMapPlugin,
         stops::StopsPlugin,
         debug::DebugOverlayPlugin,
+        audio::AudioPlugin {
+            enabled: options.audio,
+        },
     ));
     Ok(app)
 }

@@ -168,6 +168,8 @@ fn play_scene(dir: &Path) -> ExitCode {
         mods_dirs: extra,
         save_file: user.as_ref().map(|u| u.save_file()),
         profile_file: user.as_ref().map(|u| u.profile_file()),
+        // The scene is looked at, not heard.
+        audio: false,
     };
     let outcome = rampart_client::app(options).and_then(|mut app| {
         app.add_plugins(scene::ScenePlugin { dir });

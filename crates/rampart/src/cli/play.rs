@@ -4,14 +4,18 @@ use clap::Args;
 
 use super::{Context, Failure};
 
-/// Options of `rampart play` (none yet but the global ones).
+/// Options of `rampart play`.
 #[derive(Debug, Default, Args)]
-pub struct PlayArgs {}
+pub struct PlayArgs {
+    /// Play without sound: open no sound output.
+    #[arg(long)]
+    pub no_audio: bool,
+}
 
 /// Opens the game. Content errors are printed before the window opens (and shown in the game
 /// as they are fixed); they make the exit code 1 when the game closes.
 #[cfg(feature = "client")]
-pub fn run(context: &Context, _args: &PlayArgs) -> Result<(), Failure> {
+pub fn run(context: &Context, args: &PlayArgs) -> Result<(), Failure> {
     use rampart_client::{ClientError, ClientOptions};
 
     let loaded = rampart_client::load(context.mods_dirs());
@@ -22,6 +26,7 @@ pub fn run(context: &Context, _args: &PlayArgs) -> Result<(), Failure> {
         mods_dirs: context.mods_dirs().to_vec(),
         save_file: user.as_ref().map(|u| u.save_file()),
         profile_file: user.as_ref().map(|u| u.profile_file()),
+        audio: !args.no_audio,
     })
     .map_err(|e| match e {
         ClientError::Failed(_) => Failure::Found(Some(e.to_string())),
