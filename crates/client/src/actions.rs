@@ -1,13 +1,20 @@
-//! Every [`Action`] is carried out here, whether a button or a key asked for it: the key
-//! bindings are the table [`BINDINGS`], the buttons carry their action as a component.
+//! Every [`Action`] is carried out here, whether a button or a key asked for it. The keys are
+//! the player's [`Bindings`]: what a key does depends on who has the input ([`Layers`]) — the
+//! world of a battle, the main menu, the Mods screen, or the layer on top (the pause screen, the
+//! settings screen, a key being captured, a question) — so no key reaches a screen behind
+//! another. Buttons carry their action as a component.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use super::bindings::{Bindings, Chord, Control};
+use super::input::{Layer, Layers, forget_layers};
 use super::menu::RunSetup;
 use super::mods::{self, ModsView};
 use super::saving::{PlayerProfile, SaveFile, continue_saved, save};
 use super::session::{Game, Session, Thing, enter_room, finish_level, screen_of, shown_blueprints};
+use super::settings::{Settings, SettingsFile};
+use super::settings_screen::{self, Captured, SettingsView};
 use super::stops::{self, Stop};
 use super::tutorial::{Guide, Progress};
 use super::ui::Action;
@@ -21,10 +28,14 @@ pub struct ActionsPlugin;
 
 impl Plugin for ActionsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<Act>().add_systems(
-            Update,
-            (press, keys, carry_out).chain().in_set(ClientSet::Input),
-        );
+        app.add_message::<Act>()
+            .init_resource::<Layers>()
+            .add_systems(
+                Update,
+                (forget_layers, press, keys, carry_out)
+                    .chain()
+                    .in_set(ClientSet::Input),
+            );
     }
 }
 
@@ -32,58 +43,85 @@ impl Plugin for ActionsPlugin {
 #[derive(Message, Clone, Debug)]
 pub struct Act(pub Action);
 
-/// The keys of the main menu and what they do.
-pub const MENU_BINDINGS: &[(KeyCode, Action)] = &[(KeyCode::KeyM, Action::Mods)];
+/// What a control does in a battle's world; `None` for the controls other systems read (the
+/// camera's, the debug overlay's) and the main menu's.
+fn world_action(control: Control) -> Option<Action> {
+    Some(match control {
+        Control::Back => Action::Back,
+        Control::StartWave => Action::StartWave,
+        Control::Pause => Action::Pause,
+        Control::Speed => Action::Speed,
+        Control::Rotate => Action::Rotate,
+        Control::Delete => Action::Delete,
+        Control::NextPriority => Action::Priority(1),
+        Control::PreviousPriority => Action::Priority(-1),
+        Control::Blueprint(n) => Action::Blueprint(usize::from(n)),
+        _ => return None,
+    })
+}
 
-/// The keys of the Mods screen and what they do.
-pub const MODS_BINDINGS: &[(KeyCode, Action)] = &[(KeyCode::Escape, Action::ToMenu)];
-
-/// The keys of a battle and what they do (the camera's keys are the camera's: `camera.rs`).
-pub const BINDINGS: &[(KeyCode, Action)] = &[
-    (KeyCode::Space, Action::StartWave),
-    (KeyCode::KeyP, Action::Pause),
-    (KeyCode::KeyF, Action::Speed),
-    (KeyCode::KeyR, Action::Rotate),
-    (KeyCode::Delete, Action::Delete),
-    (KeyCode::Escape, Action::Back),
-    (KeyCode::Digit1, Action::Blueprint(0)),
-    (KeyCode::Digit2, Action::Blueprint(1)),
-    (KeyCode::Digit3, Action::Blueprint(2)),
-    (KeyCode::Digit4, Action::Blueprint(3)),
-    (KeyCode::Digit5, Action::Blueprint(4)),
-    (KeyCode::Digit6, Action::Blueprint(5)),
-    (KeyCode::Digit7, Action::Blueprint(6)),
-    (KeyCode::Digit8, Action::Blueprint(7)),
-    (KeyCode::Digit9, Action::Blueprint(8)),
-];
-
-/// The key bindings of `screen`.
-pub fn bindings(screen: Screen) -> &'static [(KeyCode, Action)] {
-    match screen {
-        Screen::Battle => BINDINGS,
-        Screen::Menu => MENU_BINDINGS,
-        Screen::Mods => MODS_BINDINGS,
-        _ => &[],
+/// What `control` does for whoever has the input: the layer on top, else `screen`.
+pub fn action_of(control: Control, screen: Screen, top: Option<&Layer>) -> Option<Action> {
+    match (top, control) {
+        // A key being captured is the capture's (`settings_screen::capture`).
+        (Some(Layer::Capture { .. }), _) => None,
+        (Some(Layer::Pause), Control::Back) => Some(Action::Resume),
+        (Some(Layer::Settings | Layer::Confirm(_)), Control::Back) => Some(Action::Close),
+        (Some(_), _) => None,
+        (None, control) => match screen {
+            Screen::Battle => world_action(control),
+            Screen::Menu if control == Control::Mods => Some(Action::Mods),
+            Screen::Mods if control == Control::Back => Some(Action::ToMenu),
+            _ => None,
+        },
     }
 }
 
-/// The actions the keys pressed this frame ask for on `screen`: its bindings, and in a battle
-/// Tab (with Ctrl: back) for the targeting priority.
-pub fn actions_of_keys(keys: &ButtonInput<KeyCode>, screen: Screen) -> Vec<Action> {
-    let mut out: Vec<Action> = bindings(screen)
-        .iter()
-        .filter(|(key, _)| keys.just_pressed(*key))
-        .map(|(_, action)| action.clone())
-        .collect();
-    if screen == Screen::Battle && keys.just_pressed(KeyCode::Tab) {
-        let back = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-        out.push(Action::Priority(if back { -1 } else { 1 }));
-    }
-    out
+/// The actions the keys pressed this frame ask for, by `bindings`, of whoever has the input.
+pub fn actions_of_keys(
+    keys: &ButtonInput<KeyCode>,
+    bindings: &Bindings,
+    screen: Screen,
+    top: Option<&Layer>,
+) -> Vec<Action> {
+    Control::all()
+        .into_iter()
+        .filter(|&c| bindings.just_pressed(c, keys))
+        .filter_map(|c| action_of(c, screen, top))
+        .collect()
 }
 
-fn keys(keys: Res<ButtonInput<KeyCode>>, screen: Res<State<Screen>>, mut acts: MessageWriter<Act>) {
-    for action in actions_of_keys(&keys, *screen.get()) {
+/// The keys of this frame: a key being captured takes the first one pressed; otherwise each
+/// bound key asks for its control's action. One system, so that a key that ends a capture is
+/// not also read by the settings screen under it.
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    mut layers: ResMut<Layers>,
+    mut prefs: Prefs,
+    mut acts: MessageWriter<Act>,
+) {
+    if let Some(&Layer::Capture { control, slot }) = layers.top() {
+        if let Some(chord) = Chord::pressed_now(&keys) {
+            let Prefs {
+                settings,
+                file,
+                view,
+            } = &mut prefs;
+            match settings_screen::capture(settings, view, control, slot, chord) {
+                Captured::Bound => {
+                    file.save(settings);
+                    layers.close();
+                }
+                Captured::Cancelled => {
+                    layers.close();
+                }
+                Captured::Refused => {}
+            }
+        }
+        return;
+    }
+    for action in actions_of_keys(&keys, &prefs.settings.keys, *screen.get(), layers.top()) {
         acts.write(Act(action));
     }
 }
@@ -97,6 +135,14 @@ fn press(
             acts.write(Act(action.clone()));
         }
     }
+}
+
+/// The player's settings, where they are kept, and what the settings screen says.
+#[derive(SystemParam)]
+pub struct Prefs<'w> {
+    settings: ResMut<'w, Settings>,
+    file: ResMut<'w, SettingsFile>,
+    view: ResMut<'w, SettingsView>,
 }
 
 /// Everything carrying out an action may touch.
@@ -113,6 +159,8 @@ pub struct Acting<'w> {
     guide: ResMut<'w, Guide>,
     stop: ResMut<'w, Stop>,
     mods: ResMut<'w, ModsView>,
+    layers: ResMut<'w, Layers>,
+    prefs: Prefs<'w>,
 }
 
 /// Carries out the actions asked for this frame, by buttons, keys or (in the render test) its
@@ -160,8 +208,32 @@ pub fn first_battle(run: &Run) -> Option<rampart_core::mapgen::NodeId> {
         .find(|&id| map.node(id).is_some_and(|n| n.kind == NodeKind::Battle))
 }
 
-/// Carries out `action` on `screen`.
+/// Carries out `action` for whoever has the input. Starting a new run while a run is saved
+/// asks first (the new run's first save replaces the old one).
 pub fn act(action: &Action, acting: &mut Acting) {
+    match action {
+        Action::Start | Action::Tutorial | Action::Begin
+            if acting.file.exists() && starts(action, &acting.setup) =>
+        {
+            acting.layers.open(Layer::Confirm(action.clone()));
+        }
+        Action::Confirm => {
+            if let Some(Layer::Confirm(asked)) = acting.layers.top().cloned() {
+                acting.layers.close();
+                carry(&asked, acting);
+            }
+        }
+        _ => carry(action, acting),
+    }
+}
+
+/// Whether `action` would start a run now: Begin does not with a seed that is no number.
+fn starts(action: &Action, setup: &RunSetup) -> bool {
+    *action != Action::Begin || setup.seed.parse::<u64>().is_ok()
+}
+
+/// Carries out `action`, asked or answered.
+fn carry(action: &Action, acting: &mut Acting) {
     let Acting {
         content,
         setup,
@@ -174,6 +246,8 @@ pub fn act(action: &Action, acting: &mut Acting) {
         guide,
         stop,
         mods,
+        layers,
+        prefs,
     } = acting;
     let screen = *screen.get();
     match action {
@@ -280,6 +354,7 @@ pub fn act(action: &Action, acting: &mut Acting) {
             }
             game.0 = None;
             guide.0 = None;
+            layers.clear();
             **stop = Stop::default();
             setup.error = None;
             setup.offer = None;
@@ -370,10 +445,59 @@ pub fn act(action: &Action, acting: &mut Acting) {
                 choose(session, content, None, None, setup, next);
             }
         }
+        Action::PauseMenu => {
+            if layers.world(screen) {
+                layers.open(Layer::Pause);
+            }
+        }
         Action::Resume => {
-            if let Some(session) = game.0.as_mut() {
-                session.paused = false;
-                session.settings_open = false;
+            if layers.top() == Some(&Layer::Pause) {
+                layers.close();
+                if let Some(session) = game.0.as_mut() {
+                    session.paused = false;
+                }
+            }
+        }
+        Action::Settings => {
+            prefs.view.message = None;
+            layers.open(Layer::Settings);
+        }
+        Action::Setting(change) => {
+            prefs.settings.change(change);
+            prefs.file.save(&prefs.settings);
+        }
+        Action::Rebind { control, slot } => {
+            prefs.view.message = None;
+            layers.open(Layer::Capture {
+                control: *control,
+                slot: *slot,
+            });
+        }
+        Action::Unbind => {
+            if let Some(&Layer::Capture { control, slot }) = layers.top() {
+                prefs.settings.keys.unbind(control, slot);
+                prefs.file.save(&prefs.settings);
+                prefs.view.message = None;
+                layers.close();
+            }
+        }
+        Action::Close => {
+            prefs.view.message = None;
+            layers.close();
+        }
+        // Asked and answered in `act`.
+        Action::Confirm => {}
+        Action::Back => {
+            if !layers.world(screen) {
+                return;
+            }
+            let selection = game.0.as_mut().map(|s| &mut s.selection);
+            match selection {
+                Some(s) if s.blueprint.is_some() || s.thing.is_some() => {
+                    s.blueprint = None;
+                    s.thing = None;
+                }
+                _ => layers.open(Layer::Pause),
             }
         }
         Action::Proceed => {
@@ -392,14 +516,12 @@ pub fn act(action: &Action, acting: &mut Acting) {
         }
         Action::StartWave
         | Action::Pause
-        | Action::Settings
         | Action::Speed
         | Action::Blueprint(_)
         | Action::Delete
         | Action::Rotate
-        | Action::Priority(_)
-        | Action::Back => {
-            if screen == Screen::Battle
+        | Action::Priority(_) => {
+            if layers.world(screen)
                 && let Some(session) = game.0.as_mut()
             {
                 battle_action(action, session);
@@ -449,14 +571,13 @@ pub fn battle_action(action: &Action, session: &mut Session) {
     match action {
         Action::StartWave if session.battle.phase() == Phase::Build => {
             session.selection.blueprint = None;
+            // Starting a wave means to play it: a battle paused before (a continued one comes
+            // back paused) runs.
+            session.paused = false;
             session.submit(PlayerCommand::StartWave);
         }
         Action::Pause => {
             session.paused = !session.paused;
-        }
-        Action::Settings => {
-            session.paused = true;
-            session.settings_open = true;
         }
         Action::Speed => {
             session.speed = if session.speed == 1 { 2 } else { 1 };
@@ -479,16 +600,6 @@ pub fn battle_action(action: &Action, session: &mut Session) {
                     entity: id,
                     priority,
                 });
-            }
-        }
-        Action::Back => {
-            let s = &mut session.selection;
-            if s.blueprint.is_some() || s.thing.is_some() {
-                s.blueprint = None;
-                s.thing = None;
-            } else {
-                session.settings_open = !session.settings_open;
-                session.paused = session.settings_open;
             }
         }
         Action::Blueprint(i) => {
@@ -514,44 +625,91 @@ pub fn remove_selected(session: &mut Session) {
 mod tests {
     use super::*;
 
+    fn pressed(keys: &[KeyCode]) -> ButtonInput<KeyCode> {
+        let mut input = ButtonInput::<KeyCode>::default();
+        for &key in keys {
+            input.press(key);
+        }
+        input
+    }
+
     #[test]
     fn keys_ask_for_their_bound_actions() {
-        let mut keys = ButtonInput::<KeyCode>::default();
-        keys.press(KeyCode::Space);
-        keys.press(KeyCode::Digit3);
+        let b = Bindings::default();
+        let keys = pressed(&[KeyCode::Space, KeyCode::Digit3]);
         assert_eq!(
-            actions_of_keys(&keys, Screen::Battle),
+            actions_of_keys(&keys, &b, Screen::Battle, None),
             [Action::StartWave, Action::Blueprint(2)]
         );
-        let mut keys = ButtonInput::<KeyCode>::default();
-        keys.press(KeyCode::ControlLeft);
-        keys.press(KeyCode::Tab);
+        let keys = pressed(&[KeyCode::ControlLeft, KeyCode::Tab]);
         assert_eq!(
-            actions_of_keys(&keys, Screen::Battle),
+            actions_of_keys(&keys, &b, Screen::Battle, None),
             [Action::Priority(-1)]
         );
         // Tab steps a tower's priority only in a battle.
-        assert!(actions_of_keys(&keys, Screen::Menu).is_empty());
-        // Every key is bound once on its screen.
-        for screen in [Screen::Battle, Screen::Menu, Screen::Mods] {
-            let table = bindings(screen);
-            for (i, (key, _)) in table.iter().enumerate() {
-                assert!(table[i + 1..].iter().all(|(k, _)| k != key), "{key:?}");
-            }
-        }
+        assert!(actions_of_keys(&keys, &b, Screen::Menu, None).is_empty());
+        // The camera's keys are the camera's.
+        assert!(actions_of_keys(&pressed(&[KeyCode::KeyW]), &b, Screen::Battle, None).is_empty());
+    }
+
+    #[test]
+    fn a_rebound_key_does_what_it_was_bound_to() {
+        let mut b = Bindings::default();
+        let k = |key| Chord { key, ctrl: false };
+        b.bind(Control::StartWave, 0, k(KeyCode::Enter)).unwrap();
+        let battle = |keys: &[KeyCode]| actions_of_keys(&pressed(keys), &b, Screen::Battle, None);
+        assert_eq!(battle(&[KeyCode::Enter]), [Action::StartWave]);
+        assert!(battle(&[KeyCode::Space]).is_empty());
     }
 
     #[test]
     fn the_menu_opens_the_mods_screen_with_m_and_esc_goes_back() {
-        let mut keys = ButtonInput::<KeyCode>::default();
-        keys.press(KeyCode::KeyM);
-        assert_eq!(actions_of_keys(&keys, Screen::Menu), [Action::Mods]);
+        let b = Bindings::default();
+        let m = pressed(&[KeyCode::KeyM]);
+        assert_eq!(actions_of_keys(&m, &b, Screen::Menu, None), [Action::Mods]);
         // M means nothing in a battle or on the Mods screen.
-        assert!(actions_of_keys(&keys, Screen::Battle).is_empty());
-        assert!(actions_of_keys(&keys, Screen::Mods).is_empty());
-        let mut keys = ButtonInput::<KeyCode>::default();
-        keys.press(KeyCode::Escape);
-        assert_eq!(actions_of_keys(&keys, Screen::Mods), [Action::ToMenu]);
-        assert!(actions_of_keys(&keys, Screen::Menu).is_empty());
+        assert!(actions_of_keys(&m, &b, Screen::Battle, None).is_empty());
+        assert!(actions_of_keys(&m, &b, Screen::Mods, None).is_empty());
+        let esc = pressed(&[KeyCode::Escape]);
+        assert_eq!(
+            actions_of_keys(&esc, &b, Screen::Mods, None),
+            [Action::ToMenu]
+        );
+        assert!(actions_of_keys(&esc, &b, Screen::Menu, None).is_empty());
+    }
+
+    #[test]
+    fn only_the_layer_on_top_hears_the_keys() {
+        let b = Bindings::default();
+        let keys = |k: &[KeyCode], top: &Layer| {
+            actions_of_keys(&pressed(k), &b, Screen::Battle, Some(top))
+        };
+        // Behind the pause screen, P, Space and the digits do nothing; Esc resumes.
+        for key in [
+            KeyCode::KeyP,
+            KeyCode::Space,
+            KeyCode::Digit1,
+            KeyCode::KeyF,
+        ] {
+            assert!(keys(&[key], &Layer::Pause).is_empty(), "{key:?}");
+        }
+        assert_eq!(keys(&[KeyCode::Escape], &Layer::Pause), [Action::Resume]);
+        // Over the settings and a question, Esc closes them; the menu's M does nothing.
+        assert_eq!(keys(&[KeyCode::Escape], &Layer::Settings), [Action::Close]);
+        let asked = Layer::Confirm(Action::Start);
+        assert_eq!(keys(&[KeyCode::Escape], &asked), [Action::Close]);
+        let on_menu = actions_of_keys(
+            &pressed(&[KeyCode::KeyM]),
+            &b,
+            Screen::Menu,
+            Some(&Layer::Settings),
+        );
+        assert!(on_menu.is_empty());
+        // A key being captured goes to the capture alone.
+        let capture = Layer::Capture {
+            control: Control::Pause,
+            slot: 0,
+        };
+        assert!(keys(&[KeyCode::Escape], &capture).is_empty());
     }
 }

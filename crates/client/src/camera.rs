@@ -1,7 +1,9 @@
 //! The camera: orthographic at the isometric angle, looking at a point on the world. The wheel
-//! and T/G zoom, right-drag and WASD pan, Q/E and middle-drag turn it in quarter turns; close in,
-//! it tilts until, at the closest zoom, it looks straight down (thesis 2.8). A new level opens
-//! with the whole world framed in the space the HUD's bars leave free.
+//! and the zoom keys (T/G) zoom, right-drag and the pan keys (WASD) pan, the turn keys (Q/E) and
+//! middle-drag turn it in quarter turns (the keys are the player's bindings); close in, it tilts
+//! until, at the closest zoom, it looks straight down (thesis 2.8). A new level opens with the
+//! whole world framed in the space the HUD's bars leave free; a continued one where the player
+//! left it. It is steered only while the world has the input.
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
 
@@ -11,7 +13,12 @@ use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
+use serde::{Deserialize, Serialize};
+
+use super::bindings::Control;
+use super::input::Layers;
 use super::session::Game;
+use super::settings::Settings;
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::worldgen::LEVEL_HEIGHT;
 
@@ -68,6 +75,41 @@ pub struct Rig {
     framed: Option<(u64, i32, i32)>,
 }
 
+/// Where the camera looks, as a save keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CameraView {
+    /// The point looked at, in Bevy's space.
+    pub focus: [f32; 3],
+    /// World units from the bottom of the view to the top.
+    pub zoom: f32,
+    /// Quarter turns.
+    pub turns: i32,
+}
+
+impl Rig {
+    /// Where the rig looks.
+    pub fn view(&self) -> CameraView {
+        CameraView {
+            focus: self.focus.to_array(),
+            zoom: self.zoom,
+            turns: self.turns,
+        }
+    }
+
+    /// Looks as `view` says, at once.
+    fn look(&mut self, view: CameraView) {
+        self.focus = Vec3::from_array(view.focus);
+        self.zoom = view.zoom.clamp(ZOOM_IN, ZOOM_OUT);
+        self.turns = view.turns;
+        self.yaw = yaw_of(view.turns);
+    }
+}
+
+/// The heading of `turns` quarter turns.
+fn yaw_of(turns: i32) -> f32 {
+    FRAC_PI_4 + turns as f32 * FRAC_PI_2
+}
+
 /// Marks the HUD's bars, whose height the framing leaves free.
 #[derive(Component)]
 pub struct Bar;
@@ -103,14 +145,15 @@ fn unframe(mut rigs: Query<&mut Rig>) {
 }
 
 /// Frames the world of a new level once the HUD is laid out: the world's outline, seen at the
-/// isometric angle, fills the band between the top and bottom bars with a small margin.
+/// isometric angle, fills the band between the top and bottom bars with a small margin. A
+/// battle that knows where its camera looked (a continued one) looks there again instead.
 fn frame_world(
-    game: NonSend<Game>,
+    mut game: NonSendMut<Game>,
     mut rigs: Query<&mut Rig>,
     bars: Query<&ComputedNode, With<Bar>>,
     windows: Query<&Window>,
 ) {
-    let (Some(session), Ok(mut rig)) = (game.0.as_ref(), rigs.single_mut()) else {
+    let (Some(session), Ok(mut rig)) = (game.0.as_mut(), rigs.single_mut()) else {
         return;
     };
     let Some(field) = session.battle.field() else {
@@ -119,15 +162,23 @@ fn frame_world(
     let world = field.world();
     let key = (world.seed.0, world.grid.width, world.grid.height);
     if rig.framed == Some(key) {
+        // Kept for the save.
+        session.camera = Some(rig.view());
+        return;
+    }
+    if let Some(view) = session.camera {
+        rig.look(view);
+        rig.framed = Some(key);
         return;
     }
     let Some(window) = windows.iter().next() else {
         return;
     };
-    // The bars are laid out a frame after they are spawned.
+    // The bars are laid out a frame after they are spawned; their heights in the window's
+    // pixels (the UI's scale included).
     let heights: Vec<f32> = bars
         .iter()
-        .map(|n| n.size().y * n.inverse_scale_factor())
+        .map(|n| n.size().y / window.scale_factor())
         .collect();
     if heights.len() < 2 || heights.iter().any(|h| *h <= 0.0) {
         return;
@@ -136,7 +187,7 @@ fn frame_world(
     let (top, bottom) = (heights[0].max(heights[1]), heights[0].min(heights[1]));
     let free = (h - top - bottom).max(h * 0.3);
     // The world's corners in the camera's frame at the isometric angle.
-    let yaw = FRAC_PI_4 + rig.turns as f32 * FRAC_PI_2;
+    let yaw = yaw_of(rig.turns);
     let view = view_rotation(yaw, ISO_PITCH).inverse();
     let (east, north) = (
         f64::from(world.grid.width) - 0.5,
@@ -185,23 +236,32 @@ fn steer(
     time: Res<Time>,
     hovered: Res<HoverMap>,
     nodes: Query<(), With<Node>>,
+    layers: Res<Layers>,
+    settings: Res<Settings>,
     mut rigs: Query<&mut Rig>,
 ) {
     let Ok(mut rig) = rigs.single_mut() else {
         return;
     };
     let dt = time.delta_secs();
+    // A screen over the battle has the keys and the mouse.
+    if !layers.is_empty() {
+        rig.drag = 0.0;
+        return;
+    }
+    let keys_of = &settings.keys;
+    let held = |control| keys_of.pressed(control, &keys);
     let height = windows.iter().next().map_or(720.0, |w| w.height().max(1.0));
-    // Zoom: the wheel in steps (unless it is over the HUD, which may scroll), T and G held.
+    // Zoom: the wheel in steps (unless it is over the HUD, which may scroll), the zoom keys held.
     let over_ui = hovered
         .get(&PointerId::Mouse)
         .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
     let wheel = if over_ui { 0.0 } else { scroll.delta.y };
     let mut zoom = rig.zoom * (1.0 - 0.12 * wheel.clamp(-5.0, 5.0));
-    if keys.pressed(KeyCode::KeyT) {
+    if held(Control::ZoomIn) {
         zoom *= 1.0 - 1.5 * dt;
     }
-    if keys.pressed(KeyCode::KeyG) {
+    if held(Control::ZoomOut) {
         zoom *= 1.0 + 1.5 * dt;
     }
     rig.zoom = zoom.clamp(ZOOM_IN, ZOOM_OUT);
@@ -209,13 +269,13 @@ fn steer(
     let forward = Quat::from_rotation_y(rig.yaw) * Vec3::NEG_Z;
     let right = Quat::from_rotation_y(rig.yaw) * Vec3::X;
     let mut pan = Vec2::ZERO;
-    for (key, dir) in [
-        (KeyCode::KeyW, Vec2::Y),
-        (KeyCode::KeyS, Vec2::NEG_Y),
-        (KeyCode::KeyA, Vec2::NEG_X),
-        (KeyCode::KeyD, Vec2::X),
+    for (control, dir) in [
+        (Control::PanUp, Vec2::Y),
+        (Control::PanDown, Vec2::NEG_Y),
+        (Control::PanLeft, Vec2::NEG_X),
+        (Control::PanRight, Vec2::X),
     ] {
-        if keys.pressed(key) {
+        if held(control) {
             pan += dir * rig.zoom * 0.8 * dt;
         }
     }
@@ -225,11 +285,11 @@ fn steer(
         pan += Vec2::new(-motion.delta.x, motion.delta.y / ISO_PITCH.sin()) * per_pixel;
     }
     rig.focus += right * pan.x + forward * pan.y;
-    // Quarter turns: Q and E, or a long enough middle-drag.
-    if keys.just_pressed(KeyCode::KeyQ) {
+    // Quarter turns: the turn keys, or a long enough middle-drag.
+    if keys_of.just_pressed(Control::TurnLeft, &keys) {
         rig.turns -= 1;
     }
-    if keys.just_pressed(KeyCode::KeyE) {
+    if keys_of.just_pressed(Control::TurnRight, &keys) {
         rig.turns += 1;
     }
     if mouse.pressed(MouseButton::Middle) {
@@ -241,15 +301,24 @@ fn steer(
     } else {
         rig.drag = 0.0;
     }
-    let target = FRAC_PI_4 + rig.turns as f32 * FRAC_PI_2;
-    rig.yaw += (target - rig.yaw) * (10.0 * dt).min(1.0);
 }
 
-/// Puts the camera where the rig says.
-fn place(mut cameras: Query<(&Rig, &mut Transform, &mut Projection)>) {
-    let Ok((rig, mut transform, mut projection)) = cameras.single_mut() else {
+/// Puts the camera where the rig says, turning it toward its quarter turns (at once with
+/// reduced motion).
+fn place(
+    mut cameras: Query<(&mut Rig, &mut Transform, &mut Projection)>,
+    time: Res<Time>,
+    settings: Res<Settings>,
+) {
+    let Ok((mut rig, mut transform, mut projection)) = cameras.single_mut() else {
         return;
     };
+    let target = yaw_of(rig.turns);
+    if settings.reduced_motion {
+        rig.yaw = target;
+    } else {
+        rig.yaw += (target - rig.yaw) * (10.0 * time.delta_secs()).min(1.0);
+    }
     // Tilt toward top-down over the closest third of the zoom range.
     let near = ((ZOOM_IN * 2.0 - rig.zoom) / ZOOM_IN).clamp(0.0, 1.0);
     let pitch = ISO_PITCH + (TOP_PITCH - ISO_PITCH) * near;

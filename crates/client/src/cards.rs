@@ -9,12 +9,14 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use glam::{DVec2, DVec3};
 
+use super::palette::Palette;
 use super::rich::{self, Icons};
-use super::ui::{Action, OwnColour, kind_color, label};
+use super::ui::{Action, OwnColour, label, scroll_area, wrapping_row};
 use super::{ClientSet, Screen};
 use rampart_core::battle::BlueprintView;
 use rampart_core::battle::shape::{Frame, contains};
 use rampart_core::content::{Behaviour, Blueprint, ContentDb, Cost};
+use rampart_core::run::Run;
 
 /// Shows a card's range while the cursor is on it.
 pub struct CardsPlugin;
@@ -75,17 +77,31 @@ impl Card {
     }
 }
 
-/// Spawns `card` under `parent`; clicking it does `action`. A `chosen` card has a white
-/// border.
+/// What drawing cards takes besides the cards: the images their range pictures go into, the
+/// mods' icons and the palette.
+pub struct CardLooks<'a> {
+    /// Where a card's range picture is added.
+    pub images: &'a mut Assets<Image>,
+    /// The mods' icons.
+    pub icons: &'a Icons,
+    /// The colours of kinds and better or worse values.
+    pub palette: &'a Palette,
+}
+
+/// Spawns `card` under `parent`; clicking it does `action`. A `chosen` card has a white border.
 pub fn spawn_card(
     parent: &mut ChildSpawnerCommands,
-    images: &mut Assets<Image>,
-    icons: &Icons,
+    looks: &mut CardLooks,
     card: &Card,
     action: Action,
     chosen: bool,
     width: f32,
 ) {
+    let CardLooks {
+        images,
+        icons,
+        palette,
+    } = looks;
     let (bp, view) = (&card.bp, &card.view);
     let range = range_picture(bp).map(|i| images.add(i));
     parent
@@ -103,7 +119,7 @@ pub fn spawn_card(
             BorderColor::all(if chosen {
                 Color::WHITE
             } else {
-                kind_color(bp.kind)
+                palette.kind(bp.kind)
             }),
         ))
         .with_children(|card| {
@@ -114,7 +130,7 @@ pub fn spawn_card(
                     align_items: AlignItems::Center,
                     ..default()
                 },
-                BackgroundColor(kind_color(bp.kind)),
+                BackgroundColor(palette.kind(bp.kind)),
                 Pickable::IGNORE,
             ))
             .with_children(|head| {
@@ -159,14 +175,14 @@ pub fn spawn_card(
                 Pickable::IGNORE,
             ))
             .with_children(|body| {
-                let cost_colour = rich::quality_colour(view.cost_quality, rich::MATERIALS);
+                let cost_colour = palette.quality(view.cost_quality, rich::MATERIALS);
                 body.spawn((
                     label(cost_text(view.cost), 14.0, cost_colour),
                     Pickable::IGNORE,
                 ));
                 body.spawn((rich::column(), Pickable::IGNORE))
                     .with_children(|t| {
-                        rich::spawn_pieces(t, &rich::pieces(&view.text), 12.0, icons)
+                        rich::spawn_pieces(t, &rich::pieces(&view.text, palette), 12.0, icons)
                     });
                 if let Some(image) = range {
                     // A tooltip hanging under the card: showing it moves no other card.
@@ -190,6 +206,25 @@ pub fn spawn_card(
                 }
             });
         });
+}
+
+/// The run's collection as cards under `parent` (in a scrolling, wrapping row): clicking one
+/// gives its slot up for what waits for a place (a reward, a shop's blueprint or removal).
+pub fn spawn_collection(
+    parent: &mut ChildSpawnerCommands,
+    looks: &mut CardLooks,
+    content: &std::sync::Arc<ContentDb>,
+    run: &Run,
+) {
+    parent.spawn(scroll_area(230.0)).with_children(|area| {
+        area.spawn(wrapping_row()).with_children(|row| {
+            for (i, id) in run.collection().iter().enumerate() {
+                if let Some(card) = Card::of(content, id, run.augments_of(id)) {
+                    spawn_card(row, looks, &card, Action::Replace(i), false, 180.0);
+                }
+            }
+        });
+    });
 }
 
 /// A picture from above of where `bp` reaches, on flat ground, facing north: the range shape of

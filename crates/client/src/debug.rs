@@ -1,4 +1,5 @@
-//! The debug overlay of a battle, shown and hidden with F3 (hidden at first): frame time, tick
+//! The debug overlay of a battle, shown and hidden with its key (F3 unless the player bound
+//! another; hidden at first) while the world has the input: frame time, tick
 //! time, the attackers and buildings alive, and what each mod's scripts cost in the last second
 //! — instructions and milliseconds per mod, and the busiest scripts. The numbers are renewed
 //! once a second, over that second.
@@ -11,7 +12,10 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
+use super::bindings::Control;
+use super::input::Layers;
 use super::session::Game;
+use super::settings::Settings;
 use super::ui::{PANEL, label};
 use super::{ClientSet, Screen};
 use rampart_core::battle::{Battle, CostReport, CostRow, EntityKind, ScriptCosts};
@@ -37,9 +41,6 @@ impl Plugin for DebugOverlayPlugin {
             );
     }
 }
-
-/// The key that shows and hides the overlay.
-pub const KEY: KeyCode = KeyCode::F3;
 
 /// Scripts listed under the mods.
 const TOP_SCRIPTS: usize = 5;
@@ -256,10 +257,12 @@ fn spawn(mut commands: Commands, overlay: Res<DebugOverlay>) {
     ));
 }
 
-/// F3 shows or hides the overlay; the battle times its scripts exactly while it is shown
+/// The overlay's key shows or hides it; the battle times its scripts exactly while it is shown
 /// (a new battle starts untimed, so this is checked every frame).
 fn toggle(
     keys: Res<ButtonInput<KeyCode>>,
+    settings: Res<Settings>,
+    layers: Res<Layers>,
     mut overlay: ResMut<DebugOverlay>,
     mut game: NonSendMut<Game>,
     mut panels: Query<&mut Node, With<Panel>>,
@@ -268,7 +271,7 @@ fn toggle(
     let Some(session) = game.0.as_mut() else {
         return;
     };
-    if keys.just_pressed(KEY) {
+    if layers.is_empty() && settings.keys.just_pressed(Control::DebugOverlay, &keys) {
         overlay.shown = !overlay.shown;
         overlay.window = Window::default();
         for mut node in &mut panels {

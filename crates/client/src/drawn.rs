@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 
 use super::session::Game;
+use super::settings::Settings;
 use super::{ClientSet, Content, Screen, to_bevy};
 use rampart_core::battle::{Battle, Figure, LogKind, Visual};
 use rampart_core::content::colour::Rgb;
@@ -222,10 +223,12 @@ fn spawn(
     }
 }
 
-/// Grows and fades flashes, and takes away what has shown its ticks.
+/// Grows and fades flashes (with reduced motion they only fade, at their full size), and takes
+/// away what has shown its ticks.
 fn age(
     mut commands: Commands,
     game: NonSend<Game>,
+    settings: Res<Settings>,
     mut shown: Query<(
         Entity,
         &Shown,
@@ -248,6 +251,7 @@ fn age(
             continue;
         };
         let (size, opacity) = flash_at(progress(s.drawn_at, s.ticks, now, between));
+        let size = if settings.reduced_motion { 1.0 } else { size };
         transform.scale = Vec3::splat(radius * size);
         if let Some(mut m) = materials.get_mut(&material.0) {
             m.base_color.set_alpha(alpha * opacity);

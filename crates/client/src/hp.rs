@@ -1,10 +1,11 @@
 //! Attackers' HP indicators (thesis 2.6): a bar divided into sections of a power of ten of HP,
-//! the fill coloured by that power, one size for small attackers and a bigger one for large ones
+//! the fill coloured by that power (in the player's palette), one size for small attackers and a bigger one for large ones
 //! and bosses; a shield drawn over the bar; the status effects below it as small badges with the
 //! time they have left.
 
 use bevy::prelude::*;
 
+use super::palette::Palette;
 use super::rich::Icons;
 use super::session::Game;
 use super::ui::label;
@@ -56,18 +57,6 @@ pub fn sections(max_hp: f64) -> Sections {
     Sections {
         size,
         count: (max_hp / size - 1e-9).ceil().max(1.0) as u32,
-    }
-}
-
-/// The fill's colour for sections of `size` HP: orange for 1, red for 10, dark red for 100,
-/// magenta for 1 000, purple beyond.
-pub fn section_color(size: f64) -> Color {
-    match size.log10().round() as i32 {
-        i32::MIN..=0 => Color::srgb(1.0, 0.6, 0.15),
-        1 => Color::srgb(0.9, 0.15, 0.1),
-        2 => Color::srgb(0.55, 0.05, 0.05),
-        3 => Color::srgb(0.85, 0.2, 0.75),
-        _ => Color::srgb(0.5, 0.2, 0.8),
     }
 }
 
@@ -136,7 +125,12 @@ struct Badges {
 }
 
 /// Gives every attacker without one its indicator.
-fn spawn_bars(mut commands: Commands, game: NonSend<Game>, bars: Query<&HpBar>) {
+fn spawn_bars(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    palette: Res<Palette>,
+    bars: Query<&HpBar>,
+) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
@@ -150,11 +144,11 @@ fn spawn_bars(mut commands: Commands, game: NonSend<Game>, bars: Query<&HpBar>) 
             continue;
         }
         let px = bar_size(content.attacker(a).size);
-        spawn_bar(&mut commands, id, e.max_hp, px);
+        spawn_bar(&mut commands, id, e.max_hp, px, &palette);
     }
 }
 
-fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2) {
+fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2, palette: &Palette) {
     let s = sections(max_hp);
     let share = |hp: f64| Val::Percent(((hp / max_hp).clamp(0.0, 1.0) * 100.0) as f32);
     commands
@@ -185,7 +179,7 @@ fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2) {
                     height: Val::Percent(100.0),
                     ..default()
                 },
-                BackgroundColor(section_color(s.size)),
+                BackgroundColor(palette.section(s.size)),
                 Pickable::IGNORE,
             ));
             // Black lines between the sections; the last section is shorter if it must be.
@@ -232,15 +226,18 @@ fn update_bars(
     mut commands: Commands,
     game: NonSend<Game>,
     bars: Query<(Entity, &HpBar, &Children)>,
-    mut fills: Query<&mut Node, (With<HpFill>, Without<ShieldFill>)>,
+    mut fills: Query<(&mut Node, &mut BackgroundColor), (With<HpFill>, Without<ShieldFill>)>,
     mut shields: Query<&mut Node, (With<ShieldFill>, Without<HpFill>)>,
     mut badges: Query<(Entity, &mut Badges)>,
     icons: Res<Icons>,
+    palette: Res<Palette>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
     for (bar, hp, children) in &bars {
+        // The palette may change while the bar is shown (the colour-blind setting).
+        let fill = palette.section(sections(hp.max_hp).size);
         let Some(e) = session.battle.entity(hp.attacker) else {
             // `Follow` takes the bar away with its attacker.
             continue;
@@ -267,8 +264,11 @@ fn update_bars(
             })
             .collect();
         for child in children.iter() {
-            if let Ok(mut node) = fills.get_mut(child) {
+            if let Ok((mut node, mut colour)) = fills.get_mut(child) {
                 node.width = Val::Percent(share(e.hp));
+                if colour.0 != fill {
+                    colour.0 = fill;
+                }
             }
             if let Ok(mut node) = shields.get_mut(child) {
                 node.width = Val::Percent(share(shield));

@@ -1,16 +1,21 @@
 //! The heads-up display of a battle (thesis 2.5.1–2.5.6): the wave and the waves left, time
 //! controls (start wave, pause, 1×/2×), fuel with its production and preview marks, hull, the
 //! preview of the current and next waves, materials and energy with production and cap, the
-//! blueprint menu (colour by kind, cost red when unaffordable, cooldown overlay, keys 1–9), the
-//! boss's name and HP bar in a boss room's battle, the settings button and its pause screen, and
+//! blueprint menu (colour by kind, cost red when unaffordable, cooldown overlay, the keys that
+//! select them), the boss's name and HP bar in a boss room's battle, the banner that says the
+//! clock is paused, the Menu button and its pause screen (Resume, Settings, Back to menu), and
 //! the victory and defeat overlays.
 
 use bevy::prelude::*;
 
+use super::bindings::Control;
 use super::camera::Bar;
+use super::input::{Layer, Layers};
+use super::palette::Palette;
 use super::rich;
 use super::session::{Game, Session, shown_blueprints};
-use super::ui::{Action, OwnColour, button, kind_color, label, scroll_area};
+use super::settings::Settings;
+use super::ui::{Action, GOLD, OwnColour, button, cover, label, scroll_area, show_if};
 use super::wave_preview::WavePreview;
 use super::{ClientSet, Screen};
 use rampart_core::battle::{EntityKind, Phase};
@@ -30,6 +35,7 @@ impl Plugin for HudPlugin {
                     update_problems,
                     update_fuel,
                     update_boss,
+                    show_paused,
                     rebuild_menu,
                     update_menu,
                     overlays,
@@ -68,6 +74,8 @@ pub enum HudText {
     ProblemList,
     /// The boss's name and HP, in a boss room's battle once the boss is on the field.
     Boss,
+    /// What the paused banner says.
+    Paused,
 }
 
 /// The top bar, which the render test looks for.
@@ -107,9 +115,14 @@ struct HullFill;
 #[derive(Component)]
 struct FuelMark(u32);
 
-/// The blueprint menu's row and the blueprints it shows.
+/// The banner over the world while the clock stands (not the pause screen: the player's own
+/// pause, or a continued battle).
 #[derive(Component)]
-struct MenuRow(Vec<BlueprintId>);
+struct PausedBanner;
+
+/// The blueprint menu's row and what it shows: the blueprints, in the palette, with the keys.
+#[derive(Component)]
+struct MenuRow(Vec<BlueprintId>, Palette, Vec<String>);
 
 /// One blueprint of the menu: its cost text and cooldown overlay.
 #[derive(Component)]
@@ -301,7 +314,7 @@ fn spawn_hud(mut commands: Commands) {
                 ProblemsButton,
                 live_button(HudText::Problems, Action::Problems),
             ));
-            top.spawn(button("Menu", Action::Settings));
+            top.spawn(button("Menu", Action::PauseMenu));
         });
         // Below the top bar, at the right: the script problems, when opened.
         c.spawn((
@@ -323,16 +336,33 @@ fn spawn_hud(mut commands: Commands) {
                 Color::srgb(1.0, 0.85, 0.85)
             )],
         ));
-        // Middle: notices, which the cursor passes through.
+        // Middle: the paused banner and notices, which the cursor passes through.
         c.spawn((
             Node {
                 width: Val::Percent(100.0),
-                justify_content: JustifyContent::Center,
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                row_gap: Val::Px(8.0),
                 ..default()
             },
             Pickable::IGNORE,
         ))
         .with_children(|mid| {
+            mid.spawn((
+                PausedBanner,
+                Node {
+                    padding: UiRect::axes(Val::Px(16.0), Val::Px(6.0)),
+                    border: UiRect::all(Val::Px(2.0)),
+                    display: Display::None,
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.85)),
+                BorderColor::all(GOLD),
+                Pickable::IGNORE,
+                // Over the HP bars, which are laid over the world.
+                GlobalZIndex(4),
+                children![(text(HudText::Paused, 24.0, GOLD), Pickable::IGNORE)],
+            ));
             mid.spawn((
                 text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)),
                 Pickable::IGNORE,
@@ -362,7 +392,7 @@ fn spawn_hud(mut commands: Commands) {
                     col.spawn(text(HudText::Energy, 17.0, rich::ENERGY));
                 });
             bottom.spawn((
-                MenuRow(Vec::new()),
+                MenuRow(Vec::new(), Palette::standard(), Vec::new()),
                 Node {
                     column_gap: Val::Px(6.0),
                     ..default()
@@ -396,7 +426,11 @@ fn max_hull(session: &Session) -> f64 {
         .map_or(start, |m| m.max(start))
 }
 
-fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Text)>) {
+fn update_texts(
+    mut game: NonSendMut<Game>,
+    settings: Res<Settings>,
+    mut texts: Query<(&HudText, &mut Text)>,
+) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
@@ -454,6 +488,10 @@ fn update_texts(mut game: NonSendMut<Game>, mut texts: Query<(&HudText, &mut Tex
                 .collect::<Vec<_>>()
                 .join("\n"),
             HudText::Problems => format!("Problems ({})", session.problems.len()),
+            HudText::Paused => format!(
+                "PAUSED: press {} or Play to go on",
+                settings.keys.describe(Control::Pause)
+            ),
             HudText::Boss => boss.as_ref().map_or(String::new(), |(name, hp, max)| {
                 format!("{name}  {:.0} / {max:.0}", hp.max(0.0))
             }),
@@ -480,18 +518,14 @@ fn update_problems(
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    let shown = |on: bool| if on { Display::Flex } else { Display::None };
     for mut node in &mut buttons {
-        let display = shown(!session.problems.is_empty());
-        if node.display != display {
-            node.display = display;
-        }
+        show_if(&mut node, !session.problems.is_empty());
     }
     for mut node in &mut panels {
-        let display = shown(session.problems_open && !session.problems.is_empty());
-        if node.display != display {
-            node.display = display;
-        }
+        show_if(
+            &mut node,
+            session.problems_open && !session.problems.is_empty(),
+        );
     }
 }
 
@@ -536,15 +570,8 @@ fn update_boss(
         return;
     };
     let boss = boss(session);
-    let display = if boss.is_some() {
-        Display::Flex
-    } else {
-        Display::None
-    };
     for mut node in &mut bars {
-        if node.display != display {
-            node.display = display;
-        }
+        show_if(&mut node, boss.is_some());
     }
     if let Some((_, hp, max)) = boss {
         let share = ((hp / max.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
@@ -554,24 +581,50 @@ fn update_boss(
     }
 }
 
+/// Shows the paused banner while the player's pause holds the clock in a level still going,
+/// with nothing over the battle.
+fn show_paused(
+    game: NonSend<Game>,
+    layers: Res<Layers>,
+    mut banners: Query<&mut Node, With<PausedBanner>>,
+) {
+    let Some(session) = game.0.as_ref() else {
+        return;
+    };
+    let going = !matches!(session.battle.phase(), Phase::Won | Phase::Lost);
+    for mut node in &mut banners {
+        show_if(&mut node, session.paused && going && layers.is_empty());
+    }
+}
+
 /// Rebuilds the blueprint menu when what it should show changes (the phase flips between
-/// buildings and abilities, or the content was reloaded).
+/// buildings and abilities, the content was reloaded, the palette or the keys changed).
 fn rebuild_menu(
     mut commands: Commands,
     game: NonSend<Game>,
+    palette: Res<Palette>,
+    settings: Res<Settings>,
     mut rows: Query<(Entity, &mut MenuRow)>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
     let shown = shown_blueprints(session);
+    let keys: Vec<String> = (0..shown.len().min(9))
+        .map(
+            |i| match settings.keys.keys(Control::Blueprint(i as u8)).first() {
+                Some(chord) => format!("{chord} "),
+                None => String::new(),
+            },
+        )
+        .collect();
     let Ok((row, mut menu)) = rows.single_mut() else {
         return;
     };
-    if menu.0 == shown {
+    if menu.0 == shown && menu.1 == *palette && menu.2 == keys {
         return;
     }
-    menu.0 = shown.clone();
+    *menu = MenuRow(shown.clone(), palette.clone(), keys.clone());
     commands.entity(row).despawn_related::<Children>();
     let content = session.battle.content().clone();
     commands.entity(row).with_children(|r| {
@@ -590,11 +643,11 @@ fn rebuild_menu(
                     border: UiRect::all(Val::Px(2.0)),
                     ..default()
                 },
-                BackgroundColor(kind_color(bp.kind)),
+                BackgroundColor(palette.kind(bp.kind)),
                 BorderColor::all(Color::NONE),
             ))
             .with_children(|card| {
-                card.spawn(label(format!("{} {}", i + 1, bp.name), 13.0, Color::WHITE));
+                card.spawn(label(format!("{}{}", keys[i], bp.name), 13.0, Color::WHITE));
                 card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
                 card.spawn((
                     CooldownShade(b),
@@ -655,15 +708,21 @@ fn update_menu(
     }
 }
 
-/// The pause screen while paused by the settings button, and the end overlay after the level.
-fn overlays(mut commands: Commands, game: NonSend<Game>, existing: Query<(Entity, &Overlay)>) {
+/// The pause screen while it is open (under the settings, when they are opened from it), and
+/// the end overlay after the level.
+fn overlays(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    layers: Res<Layers>,
+    existing: Query<(Entity, &Overlay)>,
+) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
     let over = matches!(session.battle.phase(), Phase::Won | Phase::Lost);
     let wanted = if over {
         Some(Overlay::End)
-    } else if session.paused && session.settings_open {
+    } else if layers.has(&Layer::Pause) {
         Some(Overlay::Pause)
     } else {
         None
@@ -699,21 +758,17 @@ fn overlays(mut commands: Commands, game: NonSend<Game>, existing: Query<(Entity
             (Overlay::Pause, _) => (
                 "Paused".into(),
                 Color::WHITE,
-                vec![("Resume", Action::Resume), ("Back to menu", Action::ToMenu)],
+                vec![
+                    ("Resume", Action::Resume),
+                    ("Settings", Action::Settings),
+                    ("Back to menu", Action::ToMenu),
+                ],
             ),
         };
     commands
         .spawn((
             wanted,
-            Node {
-                position_type: PositionType::Absolute,
-                width: Val::Percent(100.0),
-                height: Val::Percent(100.0),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                ..default()
-            },
+            cover(),
             BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
             GlobalZIndex(10),
             DespawnOnExit(Screen::Battle),

@@ -2,7 +2,9 @@
 //! [`PlayerCommand`](rampart_core::battle::PlayerCommand)s; it never changes the battle any other way.
 //!
 //! One plugin per concern: the shared UI pieces ([`ui`]), every button's and key's action
-//! ([`actions`]), the screens around the battle ([`menu`]), the run's map ([`run_map`]), its
+//! ([`actions`]) for whoever has the input ([`input`]), the player's settings ([`settings`],
+//! [`settings_screen`]) with the keys ([`bindings`]) and the colours ([`palette`]), the screens
+//! around the battle ([`menu`]), the run's map ([`run_map`]), its
 //! shops and events ([`stops`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
 //! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
@@ -20,6 +22,7 @@
 
 pub mod actions;
 pub mod audio;
+pub mod bindings;
 pub mod camera;
 pub mod cards;
 pub mod debug;
@@ -27,15 +30,19 @@ pub mod drawn;
 pub mod highlight;
 pub mod hp;
 pub mod hud;
+pub mod input;
 pub mod menu;
 pub mod mods;
 pub mod overlay;
+pub mod palette;
 pub mod placing;
 pub mod reload;
 pub mod rich;
 pub mod run_map;
 pub mod saving;
 pub mod session;
+pub mod settings;
+pub mod settings_screen;
 pub mod stops;
 pub mod terrain;
 pub mod tutorial;
@@ -51,6 +58,7 @@ use bevy::window::WindowResolution;
 
 use rampart_core::content::ContentDb;
 use rampart_core::modding::{ModList, find_mods};
+use settings::{Settings, SettingsFile};
 
 /// The mods as loaded: their content, and the list of every mod found with its state and
 /// problems.
@@ -79,7 +87,8 @@ pub struct ClientOptions {
     pub mods_dirs: Vec<PathBuf>,
     /// Where the run in progress is saved; `None` saves nothing.
     pub save_file: Option<PathBuf>,
-    /// Where what the game remembers of the player is kept (whether the tutorial was offered).
+    /// Where what the game remembers of the player is kept (whether the tutorial was offered);
+    /// the player's settings are kept beside it.
     pub profile_file: Option<PathBuf>,
     /// Whether to play sound (`--no-audio` says no): without, no sound output is opened.
     pub audio: bool,
@@ -195,11 +204,18 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
     if let Some(why) = missing_display() {
         return Err(ClientError::NoDisplay(why));
     }
+    // The settings first: the window opens as they say.
+    let path = options.profile_file.as_deref().map(settings::file_beside);
+    let (settings, notice) = path
+        .as_deref()
+        .map_or((Settings::default(), None), Settings::load);
+    let (width, height) = settings.resolution;
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Rampart".into(),
-            resolution: WindowResolution::new(1280, 720),
+            resolution: WindowResolution::new(width, height),
+            mode: settings::window_mode(settings.window_mode, settings.resolution, &[]),
             ..default()
         }),
         ..default()
@@ -211,6 +227,13 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         Update,
         (ClientSet::Input, ClientSet::Simulate, ClientSet::Present).chain(),
     )
+    .add_plugins((
+        settings::SettingsPlugin {
+            settings,
+            file: SettingsFile { path, notice },
+        },
+        settings_screen::SettingsScreenPlugin,
+    ))
     .add_plugins((
         ui::UiPlugin,
         rich::IconsPlugin,

@@ -1,5 +1,6 @@
 //! The screens around the battle: the main menu (Continue when there is a save, Start, Tutorial,
-//! Custom Run, Mods, Exit, and on the first start the offer of the tutorial), the run settings
+//! Custom Run, Mods, Settings, Exit, and on the first start the offer of the tutorial; starting a
+//! new run over a saved one asks first), the run settings
 //! (seed, difficulty, ascension level and starting blueprints), the reward screen after a won
 //! battle or an event that gave a blueprint (the offers, the collection, replacing one when it is
 //! full), and the run's end, won or lost. Their buttons' actions are carried out in
@@ -9,13 +10,17 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
-use super::cards::{Card, spawn_card};
+use super::bindings::Control;
+use super::cards::{Card, CardLooks, spawn_card, spawn_collection};
+use super::input::{Layer, Layers};
+use super::palette::Palette;
 use super::rich::Icons;
-use super::saving::{PlayerProfile, SaveFile};
+use super::saving::{PlayerProfile, SaveFile, saved_summary};
 use super::session::{Game, NoticeLine};
+use super::settings::{Settings, SettingsFile};
 use super::stops::{augment_card, augment_text};
 use super::ui::{
-    Action, GOLD, MUTED, WARN, button, choice_button, info_box, kind_color, label, screen_root,
+    Action, GOLD, MUTED, WARN, button, choice_button, dialog, info_box, label, screen_root,
     scroll_area, wrapping_row,
 };
 use super::{ClientSet, Content, Screen};
@@ -45,6 +50,10 @@ impl Plugin for MenuPlugin {
                 refresh_settings
                     .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::RunSettings)),
+            )
+            .add_systems(
+                Update,
+                (ask, show_settings_notice).in_set(ClientSet::Present),
             );
     }
 }
@@ -119,6 +128,7 @@ pub fn ascension_text(descriptions: &[String], level: u32) -> String {
 
 fn spawn_menu(
     mut commands: Commands,
+    settings: Res<Settings>,
     file: Res<SaveFile>,
     setup: Res<RunSetup>,
     profile: Res<PlayerProfile>,
@@ -166,7 +176,10 @@ fn spawn_menu(
             c.spawn(button("Tutorial", Action::Tutorial));
         }
         c.spawn(button("Custom Run", Action::CustomRun));
-        c.spawn(button("Mods (M)", Action::Mods));
+        c.spawn(button(
+            format!("Mods ({})", settings.keys.describe(Control::Mods)),
+            Action::Mods,
+        ));
         // Mods that did not load as they should are news: the Mods screen says why.
         let troubled = content
             .mods
@@ -186,11 +199,74 @@ fn spawn_menu(
                 WARN,
             ));
         }
+        c.spawn(button("Settings", Action::Settings));
         c.spawn(button("Exit", Action::Exit));
         if let Some(error) = &setup.error {
             c.spawn(label(error.clone(), 16.0, WARN));
         }
+        c.spawn((SettingsNotice, label("", 14.0, WARN)));
     });
+}
+
+/// The line under the main menu that says why the settings file was not used.
+#[derive(Component)]
+struct SettingsNotice;
+
+fn show_settings_notice(
+    file: Res<SettingsFile>,
+    mut lines: Query<&mut Text, With<SettingsNotice>>,
+) {
+    let wanted = file.notice.clone().unwrap_or_default();
+    for mut text in &mut lines {
+        if text.0 != wanted {
+            text.0 = wanted.clone();
+        }
+    }
+}
+
+/// The question over the menu before a new run replaces the saved one.
+#[derive(Component)]
+struct Question;
+
+/// Asks whether the new run may replace the saved one, while that question is the top layer.
+fn ask(
+    mut commands: Commands,
+    layers: Res<Layers>,
+    file: Res<SaveFile>,
+    questions: Query<Entity, With<Question>>,
+) {
+    let asked = matches!(layers.top(), Some(Layer::Confirm(_)));
+    if asked != questions.is_empty() {
+        return;
+    }
+    for question in &questions {
+        commands.entity(question).despawn();
+    }
+    if !asked {
+        return;
+    }
+    let saved = saved_summary(&file);
+    commands.spawn((
+        Question,
+        dialog(
+            15,
+            children![
+                label("Start a new run?", 28.0, GOLD),
+                label(
+                    format!("A run is saved ({saved}). The new run replaces it for good."),
+                    16.0,
+                    Color::WHITE
+                ),
+                (
+                    Node::default(),
+                    children![
+                        button("Start a new run", Action::Confirm),
+                        button("Keep the saved run", Action::Close)
+                    ]
+                ),
+            ],
+        ),
+    ));
 }
 
 fn spawn_settings(
@@ -200,7 +276,13 @@ fn spawn_settings(
     profile: Res<PlayerProfile>,
     mut images: ResMut<Assets<Image>>,
     icons: Res<Icons>,
+    palette: Res<Palette>,
 ) {
+    let mut looks = CardLooks {
+        images: &mut images,
+        icons: &icons,
+        palette: &palette,
+    };
     if setup.seed.is_empty() {
         setup.seed = (RunConfig::random_seed() % 1_000_000).to_string();
     }
@@ -261,15 +343,7 @@ fn spawn_settings(
                 for (bp, _) in &all {
                     let on = chosen.contains(&bp.id);
                     let toggle = Action::Toggle(bp.id.clone());
-                    spawn_card(
-                        row,
-                        &mut images,
-                        &icons,
-                        &Card::plain(bp),
-                        toggle,
-                        on,
-                        200.0,
-                    );
+                    spawn_card(row, &mut looks, &Card::plain(bp), toggle, on, 200.0);
                 }
             });
         });
@@ -284,10 +358,14 @@ fn spawn_settings(
     });
 }
 
-/// Digits and Backspace edit the seed.
-fn type_seed(mut keys: MessageReader<KeyboardInput>, mut setup: ResMut<RunSetup>) {
+/// Digits and Backspace edit the seed, while the screen has the input (not under a question).
+fn type_seed(
+    mut keys: MessageReader<KeyboardInput>,
+    mut setup: ResMut<RunSetup>,
+    layers: Res<Layers>,
+) {
     for key in keys.read() {
-        if key.state != ButtonState::Pressed {
+        if key.state != ButtonState::Pressed || !layers.is_empty() {
             continue;
         }
         match &key.logical_key {
@@ -308,6 +386,7 @@ fn refresh_settings(
     mut explained: Query<&mut Text, (With<SettingText>, Without<SeedText>)>,
     mut cards: Query<(&Action, &mut BorderColor)>,
     content: Res<Content>,
+    palette: Res<Palette>,
 ) {
     if !setup.is_changed() {
         return;
@@ -337,7 +416,7 @@ fn refresh_settings(
                 if chosen.contains(id) {
                     Color::WHITE
                 } else {
-                    kind.map_or(Color::NONE, kind_color)
+                    kind.map_or(Color::NONE, |k| palette.kind(k))
                 }
             }
             Action::Difficulty(d) if *d == setup.difficulty => GOLD,
@@ -356,7 +435,13 @@ fn spawn_reward(
     setup: Res<RunSetup>,
     mut images: ResMut<Assets<Image>>,
     icons: Res<Icons>,
+    palette: Res<Palette>,
 ) {
+    let mut looks = CardLooks {
+        images: &mut images,
+        icons: &icons,
+        palette: &palette,
+    };
     let Some(session) = game.0.as_ref() else {
         return;
     };
@@ -401,7 +486,7 @@ fn spawn_reward(
                 })
                 .with_children(|col| {
                     let on = setup.offer == Some(i);
-                    spawn_card(col, &mut images, &icons, &card, Action::Offer(i), on, 250.0);
+                    spawn_card(col, &mut looks, &card, Action::Offer(i), on, 250.0);
                     // An offer that comes with an augment says which.
                     if let Some(Some(with)) = augmented.get(i) {
                         let name = content
@@ -424,7 +509,7 @@ fn spawn_reward(
                         Some(card) => {
                             col.spawn(label(title, 15.0, GOLD));
                             let take = Action::TakeAugment;
-                            spawn_card(col, &mut images, &icons, &card, take, false, 250.0);
+                            spawn_card(col, &mut looks, &card, take, false, 250.0);
                         }
                         None => {
                             col.spawn(info_box(title, text));
@@ -450,17 +535,7 @@ fn spawn_reward(
         };
         c.spawn(label(hint, 16.0, MUTED));
         c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
-        c.spawn(scroll_area(230.0)).with_children(|area| {
-            area.spawn(wrapping_row()).with_children(|row| {
-                for (i, id) in session.run.collection().iter().enumerate() {
-                    let augments = session.run.augments_of(id);
-                    if let Some(card) = Card::of(&content.db, id, augments) {
-                        let replace = Action::Replace(i);
-                        spawn_card(row, &mut images, &icons, &card, replace, false, 180.0);
-                    }
-                }
-            });
-        });
+        spawn_collection(c, &mut looks, &content.db, &session.run);
     });
 }
 

@@ -1,8 +1,10 @@
 //! Drawn on the ground (thesis 2.7, 3.10): the tiles a selected building could go on, tinted
-//! blue; the range of what is being placed or the selected tower or ability — green where any
-//! attacker can be hit, yellow where only large ones can — at 8 samples per tile edge, refined
-//! over a few frames so that no frame waits for it; and the hovered and selected tiles'
-//! outlines. It is one picture laid over the tile tops, updated pixel by pixel.
+//! blue; for a building that needs a deposit, the tiles rich in fuel (yellow, as fuel's icon)
+//! and in minerals (orange, as materials'; the colour-blind palette's blue and orange) framed; the range of what is being placed or the selected tower
+//! or ability — green where any attacker can be hit, yellow where only large ones can (the
+//! colour-blind palette's blue and orange) — at 8 samples per tile edge, refined over a few
+//! frames so that no frame waits for it; and the hovered and selected tiles' outlines. It is
+//! one picture laid over the tile tops, updated pixel by pixel.
 
 use std::sync::Arc;
 
@@ -12,12 +14,14 @@ use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
+use super::palette::Palette;
 use super::placing::{Cursor, spot};
 use super::session::{Game, Session, Thing};
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::EntityKind;
 use rampart_core::battle::preview::{RangeMap, RangeOf, RangeSampler};
-use rampart_core::content::{BlueprintId, Placement};
+use rampart_core::content::{BlueprintId, Deposit, Placement};
+use rampart_core::terrain::ObstacleKind;
 use rampart_core::worldgen::{LEVEL_HEIGHT, Pos, World, level_within};
 
 /// Samples per tile edge of the range picture.
@@ -48,6 +52,8 @@ struct Overlay {
     range: Option<(RangeOf, RangeSampler)>,
     /// Valid tiles for the selected blueprint, and what they were worked out for.
     valid: Option<(BlueprintId, usize, Vec<Pos>)>,
+    /// The deposits the selected blueprint needs, with their colours.
+    deposits: Vec<(Pos, [u8; 4])>,
     /// What was painted last, to paint again only when something changed.
     painted: Option<Painted>,
 }
@@ -55,6 +61,7 @@ struct Overlay {
 /// What a painted picture showed.
 #[derive(Clone, PartialEq)]
 struct Painted {
+    palette: Palette,
     range: Option<(RangeOf, bool)>,
     valid: Option<(BlueprintId, usize)>,
     hovered: Option<Pos>,
@@ -119,6 +126,7 @@ fn build(
         mesh,
         range: None,
         valid: None,
+        deposits: Vec::new(),
         painted: None,
     });
 }
@@ -203,6 +211,7 @@ fn tile_of(session: &Session, thing: Option<Thing>) -> Option<Pos> {
 fn paint(
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
+    palette: Res<Palette>,
     overlay: Option<ResMut<Overlay>>,
     mut images: ResMut<Assets<Image>>,
 ) {
@@ -235,15 +244,29 @@ fn paint(
             Placement::Tile { .. }
         )
     });
+    // A new palette works the deposits' colours out again.
+    if palette.is_changed() {
+        overlay.valid = None;
+    }
     match building {
         Some(b) if overlay.valid.as_ref().map(|v| (v.0, v.1)) != Some((b, buildings)) => {
             let tiles = session.battle.valid_locations(b);
             overlay.valid = Some((b, buildings, tiles));
+            let deposit = match session.battle.content().blueprint(b).placement() {
+                Placement::Tile { deposit, .. } => deposit,
+                _ => None,
+            };
+            overlay.deposits =
+                deposit.map_or(Vec::new(), |d| deposits(&overlay.world, d, &palette));
         }
         Some(_) => {}
-        None => overlay.valid = None,
+        None => {
+            overlay.valid = None;
+            overlay.deposits.clear();
+        }
     }
     let painted = Painted {
+        palette: palette.clone(),
         range: overlay
             .range
             .as_ref()
@@ -265,31 +288,47 @@ fn paint(
     draw(
         &mut image,
         &overlay.world,
+        &palette,
         overlay.range.as_ref().map(|(_, s)| s.map()),
         overlay.valid.as_ref().map(|v| v.2.as_slice()),
+        &overlay.deposits,
         painted.hovered,
         painted.selected,
     );
     overlay.painted = Some(painted);
 }
 
-/// Valid tiles: a light blue tint.
-const VALID: [u8; 4] = [70, 130, 255, 70];
-/// Where small and large attackers (or small ones) can be hit.
-const ANY: [u8; 4] = [70, 230, 90, 120];
-/// Where only large attackers can be hit.
-const LARGE_ONLY: [u8; 4] = [245, 215, 50, 140];
+/// The tiles rich in what `deposit` asks for, in `palette`'s colours.
+fn deposits(world: &World, deposit: Deposit, palette: &Palette) -> Vec<(Pos, [u8; 4])> {
+    world
+        .grid
+        .tiles()
+        .filter_map(|p| {
+            let colour = match (world.obstacle(p)?.kind, deposit) {
+                (ObstacleKind::Fuel, Deposit::Fuel | Deposit::FuelOrMinerals) => palette.fuel,
+                (ObstacleKind::Minerals, Deposit::Minerals | Deposit::FuelOrMinerals) => {
+                    palette.minerals
+                }
+                _ => return None,
+            };
+            Some((p, colour))
+        })
+        .collect()
+}
+
 /// The hovered tile's outline: a lighter blue.
 const HOVERED: [u8; 4] = [150, 200, 255, 230];
 /// The selected tile's outline.
 const SELECTED: [u8; 4] = [40, 110, 255, 255];
 
-/// Paints the picture: tint, range, outlines.
+/// Paints the picture: tint, deposits, range, outlines.
 fn draw(
     image: &mut Image,
     world: &World,
+    palette: &Palette,
     range: Option<&RangeMap>,
     valid: Option<&[Pos]>,
+    deposits: &[(Pos, [u8; 4])],
     hovered: Option<Pos>,
     selected: Option<Pos>,
 ) {
@@ -316,7 +355,23 @@ fn draw(
     for p in valid.unwrap_or_default() {
         for r in 0..per {
             for c in 0..per {
-                put(p.x as usize * per + c, p.y as usize * per + r, VALID);
+                put(
+                    p.x as usize * per + c,
+                    p.y as usize * per + r,
+                    palette.valid,
+                );
+            }
+        }
+    }
+    // A frame two samples wide: the valid tint stays visible inside it, and the deposit's
+    // scatter model in the tile's middle does not hide it.
+    for &(p, colour) in deposits {
+        for r in 0..per {
+            for c in 0..per {
+                let edge = r.min(c).min(per - 1 - r).min(per - 1 - c);
+                if edge < 2 {
+                    put(p.x as usize * per + c, p.y as usize * per + r, colour);
+                }
             }
         }
     }
@@ -328,9 +383,9 @@ fn draw(
             for column in 0..w {
                 let bits = map.cell(column, row);
                 if bits & RangeMap::SMALL != 0 {
-                    put(column, row, ANY);
+                    put(column, row, palette.range_any);
                 } else if bits & RangeMap::LARGE != 0 {
-                    put(column, row, LARGE_ONLY);
+                    put(column, row, palette.range_large);
                 }
             }
         }

@@ -3,15 +3,22 @@
 //! a preview there — blue where it can go, red with the reason where it cannot — with its range
 //! drawn on the ground; R turns it, a click places and pays, abilities stay selected after use;
 //! right click or Esc deselects, Delete (the key or the info panel's button) removes a building,
-//! Tab and Ctrl+Tab change a tower's targeting priority. The info panel shows the selected (or
-//! hovered) thing's name and description.
+//! Tab and Ctrl+Tab change a tower's targeting priority (the keys are the player's bindings).
+//! The info panel shows the selected (or hovered) thing's name and description. The world is
+//! hovered and clicked only while it has the input: no click reaches it through a screen over
+//! the battle.
 
 use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
+use super::actions::carry_out;
+use super::bindings::{Bindings, Control};
+use super::input::Layers;
+use super::palette::Palette;
 use super::rich::{self, Icons, Piece, Shown, plain};
 use super::session::{Game, Session, Thing};
+use super::settings::Settings;
 use super::ui::{Action, button, label};
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::{EntityKind, PlayerCommand, Position};
@@ -25,11 +32,14 @@ impl Plugin for PlacingPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Cursor>()
             .add_systems(OnEnter(Screen::Battle), spawn_panel)
+            // Before the frame's actions: a click that closes a screen over the battle (its
+            // Resume) is that screen's, and does not also reach the world under it.
             .add_systems(
                 Update,
                 (aim, click)
                     .chain()
                     .in_set(ClientSet::Input)
+                    .before(carry_out)
                     .run_if(in_state(Screen::Battle)),
             )
             .add_systems(
@@ -155,15 +165,17 @@ fn aim(
     cameras: Query<(&Camera, &GlobalTransform)>,
     hovered: Res<HoverMap>,
     nodes: Query<(), With<Node>>,
+    layers: Res<Layers>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    // Over any part of the HUD that blocks the cursor (bars, panels, buttons), the world is
-    // out of reach: a click there is the HUD's alone.
-    cursor.over_ui = hovered
-        .get(&PointerId::Mouse)
-        .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
+    // Over any part of the HUD that blocks the cursor (bars, panels, buttons), and under any
+    // screen over the battle, the world is out of reach: a click there is the HUD's alone.
+    cursor.over_ui = !layers.is_empty()
+        || hovered
+            .get(&PointerId::Mouse)
+            .is_some_and(|hits| hits.keys().any(|e| nodes.contains(*e)));
     if cursor.over_ui && !cursor.scripted {
         cursor.point = None;
         cursor.hovered = None;
@@ -265,10 +277,15 @@ fn click(
     mut game: NonSendMut<Game>,
     mut dragged: Local<f32>,
     motion: Res<bevy::input::mouse::AccumulatedMouseMotion>,
+    layers: Res<Layers>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
+    if !layers.is_empty() {
+        *dragged = 0.0;
+        return;
+    }
     // A right button that was dragged moved the camera; only a plain right click deselects.
     if mouse.pressed(MouseButton::Right) {
         *dragged += motion.delta.length();
@@ -280,7 +297,7 @@ fn click(
         }
         *dragged = 0.0;
     }
-    if !mouse.just_pressed(MouseButton::Left) || cursor.over_ui || session.settings_open {
+    if !mouse.just_pressed(MouseButton::Left) || cursor.over_ui {
         return;
     }
     if session.selection.blueprint.is_some() {
@@ -361,6 +378,8 @@ fn info(
     mut titles: Query<(&InfoText, &mut Text)>,
     mut bodies: Query<(Entity, &mut Shown)>,
     icons: Res<Icons>,
+    palette: Res<Palette>,
+    settings: Res<Settings>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
@@ -401,11 +420,12 @@ fn info(
             node.display = display;
         }
     }
+    let (palette, keys) = (&*palette, &settings.keys);
     let shown = match (session.selection.blueprint, selected, cursor.hovered) {
-        (Some(b), _, _) => Some(describe_blueprint(session, b)),
-        (None, Some(thing), _) => describe(session, thing),
+        (Some(b), _, _) => Some(describe_blueprint(session, b, palette, keys)),
+        (None, Some(thing), _) => describe(session, thing, palette, keys),
         // What the cursor is on, a tile too, in a see-through panel.
-        (None, None, Some(thing)) => describe(session, thing),
+        (None, None, Some(thing)) => describe(session, thing, palette, keys),
         _ => None,
     };
     let Some((title, body)) = shown else {
@@ -437,10 +457,15 @@ fn info(
     }
 }
 
-fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Piece>) {
+fn describe_blueprint(
+    session: &mut Session,
+    b: BlueprintId,
+    palette: &Palette,
+    keys: &Bindings,
+) -> (String, Vec<Piece>) {
     let bp = session.battle.content().blueprint(b).clone();
     let view = session.battle.describe_blueprint(b, None);
-    let mut body = rich::pieces(&view.text);
+    let mut body = rich::pieces(&view.text, palette);
     let waiting = session.battle.cooldown_left(b);
     if waiting > 0 {
         body.push(Piece::Break(true));
@@ -459,12 +484,37 @@ fn describe_blueprint(session: &mut Session, b: BlueprintId) -> (String, Vec<Pie
             ..
         } | Placement::Surface { rotatable: true }
     ) {
-        body.extend([Piece::Break(true), plain("R turns it.")]);
+        let key = keys.describe(Control::Rotate);
+        body.extend([Piece::Break(true), plain(format!("{key} turns it."))]);
+    }
+    // Where the deposits it needs are: the overlay marks them.
+    if let Placement::Tile {
+        deposit: Some(_), ..
+    } = bp.placement()
+    {
+        body.extend([
+            Piece::Break(true),
+            plain("Marked on the ground: tiles rich in "),
+            Piece::Text("fuel".into(), color_of(palette.fuel)),
+            plain(" and in "),
+            Piece::Text("minerals".into(), color_of(palette.minerals)),
+            plain("."),
+        ]);
     }
     (bp.name, body)
 }
 
-fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)> {
+/// An overlay colour as a text colour.
+fn color_of([r, g, b, _]: [u8; 4]) -> Color {
+    Color::srgb_u8(r, g, b)
+}
+
+fn describe(
+    session: &mut Session,
+    thing: Thing,
+    palette: &Palette,
+    keys: &Bindings,
+) -> Option<(String, Vec<Piece>)> {
     match thing {
         Thing::Tile(p) => {
             let world = session.battle.field()?.world().clone();
@@ -507,12 +557,12 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                 EntityKind::Attacker(a) => {
                     let name = session.battle.content().attacker(a).name.clone();
                     let text = session.battle.describe_attacker(id)?;
-                    Some((name, rich::pieces(&text)))
+                    Some((name, rich::pieces(&text, palette)))
                 }
                 EntityKind::Building(b) | EntityKind::Ability(b) => {
                     let name = session.battle.content().blueprint(b).name.clone();
                     let text = session.battle.describe_blueprint(b, Some(id)).text;
-                    let mut body = rich::pieces(&text);
+                    let mut body = rich::pieces(&text, palette);
                     let deeds = session.stats.get(&id).copied().unwrap_or_default();
                     let mut done = Vec::new();
                     if e.damage_dealt > 0.0 || e.tower.is_some() {
@@ -535,13 +585,16 @@ fn describe(session: &mut Session, thing: Thing) -> Option<(String, Vec<Piece>)>
                     }
                     if e.tower.is_some() {
                         body.push(Piece::Break(false));
-                        body.push(plain(
-                            "Tab / Ctrl+Tab or the arrows change whom it targets.",
-                        ));
+                        body.push(plain(format!(
+                            "{} / {} or the arrows change whom it targets.",
+                            keys.describe(Control::NextPriority),
+                            keys.describe(Control::PreviousPriority)
+                        )));
                     }
                     if session.battle.removable(id).is_ok() {
                         body.push(Piece::Break(false));
-                        body.push(plain("Delete removes it (no refund)."));
+                        let key = keys.describe(Control::Delete);
+                        body.push(plain(format!("{key} removes it (no refund).")));
                     }
                     Some((name, body))
                 }

@@ -1,6 +1,6 @@
 //! Descriptions on screen (thesis 2.5.7, 3.11.2): a [`RichText`] becomes rows of words and icons.
 //! Values are coloured by how they compare with the unmodified content (green better, red
-//! worse), statistic names are muted, lines something added are orange, and icons are the
+//! worse, or the colour-blind palette's pair), statistic names are muted, lines something added are orange, and icons are the
 //! pictures of the mods' `icons/` folders (a word in their colour where a mod has none).
 
 use std::collections::HashMap;
@@ -9,8 +9,9 @@ use std::path::Path;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
 use bevy::prelude::*;
 
+use super::palette::Palette;
 use super::{ClientSet, Content};
-use rampart_core::content::describe::{Quality, RichText, Span};
+use rampart_core::content::describe::{RichText, Span};
 use rampart_core::content::description::Icon;
 
 /// Loads the mods' icons, again whenever the content is replaced (hot reload, a mod switched).
@@ -166,8 +167,8 @@ pub fn plain(text: impl Into<String>) -> Piece {
 pub const BODY: Color = Color::srgb(0.9, 0.9, 0.92);
 const LABEL: Color = Color::srgb(0.6, 0.66, 0.78);
 const VALUE: Color = Color::srgb(1.0, 0.95, 0.75);
-const BETTER: Color = Color::srgb(0.45, 0.95, 0.45);
-const WORSE: Color = Color::srgb(1.0, 0.4, 0.35);
+/// The sign of production where no mod has its icon.
+const PRODUCTION: Color = Color::srgb(0.45, 0.95, 0.45);
 const UNKNOWN: Color = Color::srgb(1.0, 0.6, 0.2);
 /// A description line something added (an upgrade, a neighbour's bonus), thesis 2.5.7.
 pub const ADDED: Color = Color::srgb(1.0, 0.62, 0.2);
@@ -178,18 +179,8 @@ pub const ENERGY: Color = Color::srgb(0.45, 0.7, 1.0);
 const FUEL: Color = Color::srgb(0.95, 0.85, 0.4);
 const HULL: Color = Color::srgb(0.95, 0.35, 0.3);
 
-/// The colour of a value compared with the unmodified content: green better, red worse,
-/// `unchanged` otherwise.
-pub fn quality_colour(quality: Quality, unchanged: Color) -> Color {
-    match quality {
-        Quality::Better => BETTER,
-        Quality::Worse => WORSE,
-        Quality::Unchanged => unchanged,
-    }
-}
-
-/// The pieces that show `text`.
-pub fn pieces(text: &RichText) -> Vec<Piece> {
+/// The pieces that show `text`, values in `palette`'s better and worse colours.
+pub fn pieces(text: &RichText, palette: &Palette) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::new();
     for (i, line) in text.lines.iter().enumerate() {
         if i > 0 {
@@ -202,7 +193,7 @@ pub fn pieces(text: &RichText) -> Vec<Piece> {
                 Span::Unknown(t) => Piece::Text(t.clone(), UNKNOWN),
                 Span::Label(l) => Piece::Text(format!("{l} "), LABEL),
                 Span::Value { text, quality } => {
-                    Piece::Text(text.clone(), quality_colour(*quality, VALUE))
+                    Piece::Text(text.clone(), palette.quality(*quality, VALUE))
                 }
                 Span::Icon(icon) => Piece::Icon(*icon),
             });
@@ -224,7 +215,7 @@ fn icon_word(icon: Icon) -> (String, Color) {
         Icon::Duration => ("duration ", LABEL),
         Icon::Hp => ("HP ", LABEL),
         Icon::Radius => ("radius ", LABEL),
-        Icon::Production => ("+", BETTER),
+        Icon::Production => ("+", PRODUCTION),
         Icon::DamageType(d) => return (format!("{d} "), UNKNOWN),
     };
     (word.into(), colour)

@@ -7,6 +7,7 @@
 
 use bevy::prelude::*;
 
+use super::palette::Palette;
 use super::session::{Game, NoticeLine};
 use super::ui::{Action, GOLD, MUTED, OwnColour, PANEL, button, label};
 use super::{ClientSet, Content, Screen};
@@ -55,12 +56,6 @@ const DOOR: Color = Color::srgb(0.78, 0.78, 0.74);
 /// A kind's colour on the map: the one `rampart map --png` draws it in.
 pub fn kind_colour(kind: NodeKind) -> Color {
     let [r, g, b] = mapgen::kind_colour(kind);
-    Color::srgb_u8(r, g, b)
-}
-
-/// A key's colour (a barrier and its key share it): the one `rampart map --png` draws.
-pub fn key_colour(key: Key) -> Color {
-    let [r, g, b] = mapgen::key_colour(key);
     Color::srgb_u8(r, g, b)
 }
 
@@ -117,7 +112,12 @@ impl Fit {
     }
 }
 
-fn spawn_map(mut commands: Commands, game: NonSend<Game>, content: Res<Content>) {
+fn spawn_map(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    content: Res<Content>,
+    palette: Res<Palette>,
+) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
@@ -169,7 +169,7 @@ fn spawn_map(mut commands: Commands, game: NonSend<Game>, content: Res<Content>)
                     keys.spawn(label("none", 16.0, MUTED));
                 }
                 for &key in run.map().held() {
-                    keys.spawn(key_chip(key, 14.0));
+                    keys.spawn(key_chip(key, 14.0, &palette));
                 }
             });
             head.spawn(Node {
@@ -233,14 +233,14 @@ fn spawn_map(mut commands: Commands, game: NonSend<Game>, content: Res<Content>)
     });
 }
 
-/// A key as a chip of its colour with its number.
-fn key_chip(key: Key, size: f32) -> impl Bundle {
+/// A key as a chip of its colour (in `palette`) with its number.
+fn key_chip(key: Key, size: f32, palette: &Palette) -> impl Bundle {
     (
         Node {
             padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)),
             ..default()
         },
-        BackgroundColor(key_colour(key)),
+        BackgroundColor(palette.key(key)),
         Pickable::IGNORE,
         children![(label(key.to_string(), size, Color::BLACK), Pickable::IGNORE)],
     )
@@ -251,6 +251,7 @@ fn draw_rooms(
     mut commands: Commands,
     game: NonSend<Game>,
     content: Res<Content>,
+    palette: Res<Palette>,
     mut canvases: Query<(Entity, &mut Canvas, &ComputedNode)>,
 ) {
     let Some(session) = game.0.as_ref() else {
@@ -271,13 +272,13 @@ fn draw_rooms(
             for room in map.nodes() {
                 let open = choices.contains(&room.id);
                 let info = room_info(map, room, open, &content);
-                spawn_room(c, room, map.current(), open, info, &fit);
+                spawn_room(c, room, map.current(), open, info, &fit, &palette);
             }
             // Doors after the rooms, so they are drawn over the walls.
             for room in map.nodes() {
                 for &other in room.doors.iter().filter(|&&d| d > room.id) {
                     if let Some(other) = map.node(other) {
-                        spawn_door(c, room, other, &fit);
+                        spawn_door(c, room, other, &fit, &palette);
                     }
                 }
             }
@@ -294,6 +295,7 @@ fn spawn_room(
     open: bool,
     info: String,
     fit: &Fit,
+    palette: &Palette,
 ) {
     let r = room.rect;
     let gap = (fit.unit * 0.07).max(2.0);
@@ -366,7 +368,7 @@ fn spawn_room(
                     padding: UiRect::axes(Val::Px(3.0), Val::Px(1.0)),
                     ..default()
                 },
-                BackgroundColor(key_colour(barrier.key)),
+                BackgroundColor(palette.key(barrier.key)),
                 Pickable::IGNORE,
                 children![(
                     label(
@@ -389,10 +391,10 @@ fn spawn_room(
                     ..default()
                 },
                 BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.5)),
-                BorderColor::all(key_colour(key)),
+                BorderColor::all(palette.key(key)),
                 Pickable::IGNORE,
                 children![(
-                    label(format!("key {key}"), small, key_colour(key)),
+                    label(format!("key {key}"), small, palette.key(key)),
                     TextLayout::justify(Justify::Center),
                     Pickable::IGNORE
                 )],
@@ -403,7 +405,7 @@ fn spawn_room(
 
 /// The door between rooms `a` and `b`: gold once the room behind it was entered, in the key's
 /// colour while it is a barrier, pale otherwise.
-fn spawn_door(parent: &mut ChildSpawnerCommands, a: &Room, b: &Room, fit: &Fit) {
+fn spawn_door(parent: &mut ChildSpawnerCommands, a: &Room, b: &Room, fit: &Fit, palette: &Palette) {
     let Some(point) = door_point(&a.rect, &b.rect) else {
         return;
     };
@@ -411,7 +413,7 @@ fn spawn_door(parent: &mut ChildSpawnerCommands, a: &Room, b: &Room, fit: &Fit) 
     let behind = if b.parent == Some(a.id) { b } else { a };
     let colour = match (&behind.barrier, behind.entered) {
         (_, Some(_)) => GOLD,
-        (Some(barrier), None) => key_colour(barrier.key),
+        (Some(barrier), None) => palette.key(barrier.key),
         (None, None) => DOOR,
     };
     let side = (fit.unit * 0.16).clamp(6.0, 16.0);

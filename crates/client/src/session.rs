@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
+use super::camera::CameraView;
+use super::input::Layers;
 use super::{ClientSet, Screen};
 use rampart_core::TICKS_PER_SECOND;
 use rampart_core::battle::{
@@ -57,8 +59,9 @@ pub struct Session {
     pub notices: Vec<Notice>,
     /// What the player has selected.
     pub selection: Selection,
-    /// Whether the settings (pause) screen is open.
-    pub settings_open: bool,
+    /// Where the camera of this level's battle looks, once it has framed the world: kept with
+    /// the save, so that Continue looks from where the player left.
+    pub camera: Option<CameraView>,
     /// Whether the list of script errors is open.
     pub problems_open: bool,
     /// What went wrong in mods' scripts this level, the same error once with a count.
@@ -200,7 +203,7 @@ impl Session {
             before: HashMap::new(),
             notices: Vec::new(),
             selection: Selection::default(),
-            settings_open: false,
+            camera: None,
             problems_open: false,
             problems: Problems::default(),
             frame_log: Vec::new(),
@@ -217,6 +220,7 @@ impl Session {
         self.before.clear();
         self.carry = 0.0;
         self.paused = false;
+        self.camera = None;
         self.selection = Selection::default();
         self.problems = Problems::default();
         self.frame_log.clear();
@@ -392,12 +396,14 @@ impl Plugin for SessionPlugin {
     }
 }
 
-fn tick(mut game: NonSendMut<Game>, time: Res<Time>) {
+fn tick(mut game: NonSendMut<Game>, time: Res<Time>, layers: Res<Layers>) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
-    let dt = time.delta_secs();
-    session.advance(dt);
+    // The clock stands while a screen lies over the battle (the pause screen, the settings).
+    if layers.is_empty() {
+        session.advance(time.delta_secs());
+    }
     session.take_log();
     // An ability selected in a wave is not held into the build phase, when the menu no longer
     // shows it (nor a building into a wave).

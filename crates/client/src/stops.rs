@@ -8,13 +8,11 @@ use bevy::prelude::*;
 
 use super::Content;
 use super::Screen;
-use super::cards::{Card, spawn_card};
+use super::cards::{Card, CardLooks, spawn_card, spawn_collection};
+use super::palette::Palette;
 use super::rich::Icons;
 use super::session::{Game, NoticeLine, Session};
-use super::ui::{
-    Action, GOLD, MUTED, button, disabled_button, info_box, label, screen_root, scroll_area,
-    wrapping_row,
-};
+use super::ui::{Action, GOLD, MUTED, button, disabled_button, info_box, label, screen_root};
 use rampart_core::content::Blueprint;
 use rampart_core::content::events::Outcome;
 use rampart_core::run::{AugmentOffer, Run, RunError, RunPhase, Ware};
@@ -279,7 +277,13 @@ fn spawn_shop(
     stop: Res<Stop>,
     mut images: ResMut<Assets<Image>>,
     icons: Res<Icons>,
+    palette: Res<Palette>,
 ) {
+    let mut looks = CardLooks {
+        images: &mut images,
+        icons: &icons,
+        palette: &palette,
+    };
     let Some(session) = game.0.as_ref() else {
         return;
     };
@@ -339,7 +343,7 @@ fn spawn_shop(
                             col.spawn(label(title, 15.0, GOLD));
                         }
                         let buy = Action::Buy(i);
-                        spawn_card(col, &mut images, &icons, &card, buy, waiting, OFFER_WIDTH);
+                        spawn_card(col, &mut looks, &card, buy, waiting, OFFER_WIDTH);
                     }
                     match &offer.ware {
                         // An augment for a blueprint no loaded mod has: its words alone.
@@ -390,16 +394,7 @@ fn spawn_shop(
                 _ => "Click the blueprint to take out of the collection".into(),
             };
             c.spawn(label(hint, 16.0, GOLD));
-            c.spawn(scroll_area(230.0)).with_children(|area| {
-                area.spawn(wrapping_row()).with_children(|row| {
-                    for (j, id) in run.collection().iter().enumerate() {
-                        if let Some(card) = Card::of(&content.db, id, run.augments_of(id)) {
-                            let replace = Action::Replace(j);
-                            spawn_card(row, &mut images, &icons, &card, replace, false, 180.0);
-                        }
-                    }
-                });
-            });
+            spawn_collection(c, &mut looks, &content.db, run);
         }
         c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
         c.spawn(button("Leave the shop", Action::LeaveShop));

@@ -1,14 +1,17 @@
 //! The tutorial (thesis 4.1.1, 4.2.10): a guided first battle whose steps are content
 //! (`tutorial.ron`, see [`Tutorial`]). A panel shows the step's text; a pulsing outline or ring
 //! points at the button, blueprint, bar or place it is about; the step ends when the player has
-//! done what it asks ([`done`]), or is skipped. The tutorial can be left at any time, and the
-//! battle goes on as an ordinary first level.
+//! done what it asks ([`done`]), or is skipped. A step that needs the clock to run while the
+//! game is paused says so and points at the Pause button instead. The tutorial can be left at
+//! any time, and the battle goes on as an ordinary first level.
 
 use bevy::prelude::*;
 
+use super::bindings::Control;
 use super::camera::Rig;
 use super::hud::{FuelBar, HullBar};
 use super::session::{Game, Session, Thing, kind_index, shown_blueprints};
+use super::settings::Settings;
 use super::ui::{Action, BUTTON, GOLD, MUTED, button, label};
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::{EntityKind, Phase};
@@ -106,8 +109,20 @@ pub fn done(wait: Wait, since: &Observed, now: &Observed) -> bool {
         Wait::WaveStarted => now.phase == Some(Phase::Wave) || now.wave > since.wave,
         Wait::WaveEnded => matches!(now.phase, Some(Phase::Build | Phase::Won | Phase::Lost)),
         Wait::Paused => now.paused,
-        Wait::FastForward => now.speed == 2,
+        // Double speed is for watching the towers work: the step asks to play on, too.
+        Wait::FastForward => now.speed == 2 && !now.paused,
     }
+}
+
+/// Whether a step waiting for `wait` cannot end while the clock stands: the player must
+/// unpause, and is told so.
+pub fn needs_clock(wait: Wait) -> bool {
+    matches!(wait, Wait::WaveEnded | Wait::FastForward)
+}
+
+/// Whether the step waiting for `wait` is held up by the player's pause now.
+fn held_up(wait: Wait, session: &Session) -> bool {
+    session.paused && needs_clock(wait)
 }
 
 /// What a session and the camera look like now.
@@ -219,6 +234,8 @@ fn spawn_panel(mut commands: Commands) {
 /// Fills the panel with the current step.
 fn show(
     guide: Res<Guide>,
+    game: NonSend<Game>,
+    settings: Res<Settings>,
     mut panels: Query<&mut Node, (With<Panel>, Without<MainButton>)>,
     mut mains: Query<(&MainButton, &mut Node), Without<Panel>>,
     mut texts: Query<(&PanelText, &mut Text)>,
@@ -253,7 +270,14 @@ fn show(
                 format!("Tutorial {} / {}", progress.index + 1, progress.steps.len())
             }
             PanelText::Title => step.title.clone(),
-            PanelText::Body => step.text.clone(),
+            PanelText::Body => match game.0.as_ref() {
+                Some(session) if held_up(step.wait, session) => format!(
+                    "{}\n\nThe game is paused: press {} or Play to go on.",
+                    step.text,
+                    settings.keys.describe(Control::Pause)
+                ),
+                _ => step.text.clone(),
+            },
         };
         if text.0 != wanted {
             text.0 = wanted;
@@ -287,17 +311,25 @@ fn point(
     mut pointed: Local<Pointed>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    settings: Res<Settings>,
 ) {
-    let pulse = 0.55 + 0.45 * (time.elapsed_secs() * 5.0).sin();
+    // With reduced motion the pointer is steady.
+    let pulse = if settings.reduced_motion {
+        1.0
+    } else {
+        0.55 + 0.45 * (time.elapsed_secs() * 5.0).sin()
+    };
     let color = GOLD.with_alpha(pulse);
-    let pointer = guide
-        .0
-        .as_ref()
-        .and_then(|p| p.step())
-        .map_or(Pointer::Nothing, |s| s.point);
+    let step = guide.0.as_ref().and_then(|p| p.step());
     let index = guide.0.as_ref().map(|p| p.index);
     let Some(session) = game.0.as_mut() else {
         return;
+    };
+    let pointer = match step {
+        // Held up by the pause: the Pause button is what to press.
+        Some(step) if held_up(step.wait, session) => Pointer::Pause,
+        Some(step) => step.point,
+        None => Pointer::Nothing,
     };
     // The UI element pointed at, if any.
     let target = match pointer {
@@ -478,5 +510,12 @@ mod tests {
         assert!(done(Wait::WaveEnded, &since, &since));
         assert!(done(Wait::Paused, &since, &now(&|o| o.paused = true)));
         assert!(done(Wait::FastForward, &since, &now(&|o| o.speed = 2)));
+        // Double speed while paused is not yet the wave running fast.
+        let paused_fast = now(&|o| {
+            o.speed = 2;
+            o.paused = true;
+        });
+        assert!(!done(Wait::FastForward, &since, &paused_fast));
+        assert!(needs_clock(Wait::WaveEnded) && !needs_clock(Wait::Next));
     }
 }

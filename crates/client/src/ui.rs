@@ -8,8 +8,9 @@ use bevy::picking::hover::HoverMap;
 use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
+use super::bindings::Control;
+use super::settings::Change;
 use super::{ClientSet, Screen};
-use rampart_core::content::BlueprintKind;
 use rampart_core::diagnostics::Diagnostic;
 use rampart_core::mapgen::NodeId;
 use rampart_core::run::Difficulty;
@@ -83,10 +84,27 @@ pub enum Action {
     EventDone,
     /// Take no reward.
     Skip,
-    /// Open the settings (pause) screen.
-    Settings,
-    /// Leave the pause screen.
+    /// Open the pause screen of a battle.
+    PauseMenu,
+    /// Leave the pause screen; the clock runs.
     Resume,
+    /// Open the settings screen.
+    Settings,
+    /// Change a setting (and save the settings).
+    Setting(Change),
+    /// Wait for the key to bind as key `slot` of `control`.
+    Rebind {
+        /// The control.
+        control: Control,
+        /// Which of its keys.
+        slot: usize,
+    },
+    /// Take the key being rebound off its control.
+    Unbind,
+    /// Close the layer on top: the settings screen, a key capture, a question.
+    Close,
+    /// Answer yes to the question on top, carrying out what it asked about.
+    Confirm,
     /// After a level's end: on to the reward, the next level or the menu.
     Proceed,
     /// Open or close the list of problems the mods had.
@@ -105,7 +123,7 @@ pub enum Action {
     Rotate,
     /// Step the selected tower's targeting priority forwards (1) or back (−1).
     Priority(i32),
-    /// Clear the selection, or open and close the settings when nothing is selected.
+    /// Clear the selection, or open the pause screen when nothing is selected.
     Back,
 }
 
@@ -157,19 +175,76 @@ pub fn button(text: impl Into<String>, action: Action) -> impl Bundle {
 /// A button of a group of which one is chosen: the chosen one has a gold border (kept up to
 /// date by the screen that shows the group).
 pub fn choice_button(text: impl Into<String>, action: Action, chosen: bool) -> impl Bundle {
+    sized_choice_button(text, action, chosen, 17.0)
+}
+
+/// A [`choice_button`] with text of `size` pixels, padded in proportion.
+pub fn sized_choice_button(
+    text: impl Into<String>,
+    action: Action,
+    chosen: bool,
+    size: f32,
+) -> impl Bundle {
+    // 17-pixel text: 12 by 6 pixels of padding, 3 of margin.
+    let em = size / 17.0;
     (
         Button,
         action,
         Node {
-            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
-            margin: UiRect::all(Val::Px(3.0)),
+            padding: UiRect::axes(Val::Px(12.0 * em), Val::Px(6.0 * em)),
+            margin: UiRect::all(Val::Px(3.0 * em)),
             border: UiRect::all(Val::Px(2.0)),
             justify_content: JustifyContent::Center,
             ..default()
         },
         BackgroundColor(BUTTON),
         BorderColor::all(if chosen { GOLD } else { Color::NONE }),
-        children![label(text, 17.0, Color::WHITE)],
+        children![label(text, size, Color::WHITE)],
+    )
+}
+
+/// Shows `node` when `on`, else hides it (touching it only when that changes, so that the
+/// layout is not worked out again for nothing).
+pub fn show_if(node: &mut Node, on: bool) {
+    let display = if on { Display::Flex } else { Display::None };
+    if node.display != display {
+        node.display = display;
+    }
+}
+
+/// A node over the whole window, its children in a centred column: a screen laid over another.
+pub fn cover() -> Node {
+    Node {
+        position_type: PositionType::Absolute,
+        width: Val::Percent(100.0),
+        height: Val::Percent(100.0),
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        justify_content: JustifyContent::Center,
+        ..default()
+    }
+}
+
+/// A framed box in the middle of the window over the dimmed screen, `z` above the rest: a
+/// question, a key being waited for. `content` is its children (`children![…]`), in a column.
+pub fn dialog(z: i32, content: impl Bundle) -> impl Bundle {
+    (
+        cover(),
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.65)),
+        GlobalZIndex(z),
+        children![(
+            Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                row_gap: Val::Px(8.0),
+                padding: UiRect::all(Val::Px(20.0)),
+                border: UiRect::all(Val::Px(2.0)),
+                ..default()
+            },
+            BackgroundColor(PANEL.with_alpha(1.0)),
+            BorderColor::all(GOLD),
+            content,
+        )],
     )
 }
 
@@ -261,16 +336,6 @@ pub fn screen_root(screen: Screen) -> impl Bundle {
         BackgroundColor(PANEL),
         DespawnOnExit(screen),
     )
-}
-
-/// A building kind's colour, the same on cards, menus and the field.
-pub fn kind_color(kind: BlueprintKind) -> Color {
-    match kind {
-        BlueprintKind::Tower => Color::srgb(0.3, 0.5, 0.85),
-        BlueprintKind::Economic => Color::srgb(0.35, 0.7, 0.35),
-        BlueprintKind::Special => Color::srgb(0.65, 0.4, 0.8),
-        BlueprintKind::Ability => Color::srgb(0.95, 0.6, 0.2),
-    }
 }
 
 /// Lightens plain buttons under the cursor.

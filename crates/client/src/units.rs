@@ -10,8 +10,10 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 
+use super::palette::Palette;
 use super::session::Game;
-use super::ui::{kind_color, label};
+use super::settings::Settings;
+use super::ui::label;
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::{
     Battle, Effect, EntityId, EntityKind, LogKind, Position, Resource as Gain,
@@ -224,10 +226,20 @@ fn sync(
     mut looks: ResMut<Looks>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     units: Query<&Transform, With<Unit>>,
+    palette: Res<Palette>,
+    settings: Res<Settings>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
+    // Buildings are drawn in their kind's colour: a new palette draws them again.
+    if palette.is_changed() {
+        for (_, e) in shown.0.drain() {
+            commands.entity(e).despawn();
+        }
+    }
+    // With reduced motion, pop-ups and puffs stay where they appear.
+    let rise = if settings.reduced_motion { 0.0 } else { 1.0 };
     let content = session.battle.content().clone();
     let hub = session.battle.state().hub;
     let gone: Vec<EntityId> = shown
@@ -246,7 +258,7 @@ fn sync(
                     Fading {
                         age: 0.0,
                         life: 0.5,
-                        rise: 0.5,
+                        rise: 0.5 * rise,
                     },
                     DespawnOnExit(Screen::Battle),
                 ));
@@ -302,11 +314,11 @@ fn sync(
                 let color = if is_hub {
                     Color::srgb(0.95, 0.8, 0.3)
                 } else {
-                    kind_color(bp.kind)
+                    palette.kind(bp.kind)
                 };
                 let material = looks.material(
                     &mut materials,
-                    &bp.id,
+                    &format!("{} {color:?}", bp.id),
                     color,
                     bp.kind == BlueprintKind::Ability,
                 );
@@ -417,6 +429,7 @@ fn sync(
                         at,
                         format!("{amount:.0}"),
                         Color::srgb(1.0, 0.85, 0.3),
+                        rise,
                     );
                 }
             }
@@ -432,7 +445,8 @@ fn sync(
                         Gain::Materials => ("mat", Color::srgb(0.7, 0.9, 1.0)),
                         Gain::Energy => ("energy", Color::srgb(0.5, 1.0, 0.6)),
                     };
-                    spawn_pop_up(&mut commands, at, format!("+{amount:.0} {what}"), color);
+                    let text = format!("+{amount:.0} {what}");
+                    spawn_pop_up(&mut commands, at, text, color, rise);
                 }
             }
             _ => {}
@@ -533,7 +547,8 @@ fn spawn_hit_line(commands: &mut Commands, looks: &Looks, from: Vec3, to: Vec3) 
     ));
 }
 
-fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color) {
+/// A number over the world that rises (by `rise`, 0 to 1 of its usual way) and fades.
+fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color, rise: f32) {
     commands.spawn((
         Follow {
             at,
@@ -549,7 +564,7 @@ fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color) {
         Fading {
             age: 0.0,
             life: 1.0,
-            rise: 30.0,
+            rise: 30.0 * rise,
         },
         DespawnOnExit(Screen::Battle),
     ));
@@ -685,6 +700,7 @@ fn place_labels(
     game: NonSend<Game>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     mut labels: Query<(Entity, &Follow, &mut Node)>,
+    scale: Res<UiScale>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
@@ -708,7 +724,9 @@ fn place_labels(
             },
             None => follow.at,
         };
+        // The viewport's pixels are the window's; the UI's are scaled by the UI scale.
         if let Ok(screen) = camera.world_to_viewport(eye, at) {
+            let screen = screen / scale.0;
             node.left = Val::Px(screen.x + follow.offset.x);
             node.top = Val::Px(screen.y + follow.offset.y);
         }
