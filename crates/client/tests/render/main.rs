@@ -1,8 +1,9 @@
 //! The render test: the real game client, under a virtual X display (Xvfb), plays its scripted
 //! scene ([`scene`]): the first start's tutorial offer and
 //! the tutorial's first steps, a battle room entered on a fixed seed's map, towers placed and a
-//! refused placement, the first wave at 2× with a pause and a selected tower's highlights, a
-//! tower deleted, the run left and continued, the level's terrain file edited and then broken
+//! refused placement, the first wave at 2× with a pause and a selected tower's highlights, the
+//! pause screen (keys pressed behind it do nothing) and the settings screen over it, a tower
+//! deleted, the run left and continued, the level's terrain file edited and then broken
 //! (its error shows, the world stays), an ability and a test mod's script error in the second
 //! wave, the rest of the level to its win, the reward cards and the map again. Every screenshot
 //! must show something (not one flat colour), each must differ from the one before, the
@@ -25,7 +26,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 /// The screenshots the scene saves, in order.
-const SHOTS: [&str; 15] = [
+const SHOTS: [&str; 16] = [
     "01-menu.png",
     "02-tutorial.png",
     "03-tutorial-place.png",
@@ -41,6 +42,7 @@ const SHOTS: [&str; 15] = [
     "13-won.png",
     "14-reward.png",
     "15-map.png",
+    "16-settings.png",
 ];
 /// The screenshots of the battle screen, with the HUD.
 const BATTLE: std::ops::Range<usize> = 1..13;
@@ -253,10 +255,14 @@ fn scripted_scene_renders_every_step() {
         "placed towers: 3",
         "highlights: the selected tower (1)",
         "continued the saved run at tick",
+        "paused banner: PAUSED: press P or Play to go on",
         "script error notice: Script error [faults] scripts/faults.lua:4",
         "problems list: Script error [faults]",
         "paused: the clock stood at tick",
         "wave 1 over",
+        "behind the pause screen, P and 1 did nothing",
+        "settings screen: master volume",
+        "resumed: the world has the input again",
         "the info panel offers Delete",
         "deleted a tower: towers 3 -> 2",
         "terrain reloaded: first tile colour",

@@ -3,7 +3,8 @@
 //! it and sees the menu offer to continue. Then it starts a run with a fixed seed, enters a
 //! battle room on the map with the room's button, places towers where they cover the most path (after showing a refused placement), runs the first wave at 2×
 //! with a pause in which it selects a tower (its range on the ground, the attackers it can hit
-//! highlighted), deletes a building, goes back to the menu and continues the saved run (the
+//! highlighted), opens the pause screen (P and 1 pressed behind it must do nothing) and the
+//! settings screen over it, deletes a building, goes back to the menu and continues the saved run (the
 //! battle must come back exactly), edits the level's terrain file (the world is drawn in the new
 //! colours while the run goes on), saves a broken one (its error shows, the world stays), throws
 //! an ability into the second wave, sees a test mod's script error reach the player, and lets
@@ -18,6 +19,8 @@
 use std::path::PathBuf;
 
 use bevy::ecs::system::SystemParam;
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::ui::UiGlobalTransform;
@@ -25,12 +28,15 @@ use bevy::window::PrimaryWindow;
 
 use rampart_autopilot::Autopilot;
 use rampart_client::actions::{Act, battle_action, first_battle, start_run};
+use rampart_client::bindings::Control;
 use rampart_client::camera::Rig;
 use rampart_client::highlight::{Mark, marks};
 use rampart_client::hud::{HudText, TopBar};
+use rampart_client::input::{Layer, Layers};
 use rampart_client::placing::{Cursor, DeleteButton, place_at_cursor};
 use rampart_client::reload::Watch;
 use rampart_client::session::{Game, Session, Thing, shown_blueprints};
+use rampart_client::settings::Settings;
 use rampart_client::tutorial::Guide;
 use rampart_client::ui::Action;
 use rampart_client::{Content, Screen};
@@ -212,7 +218,11 @@ struct Stage<'w, 's> {
     delete: Query<'w, 's, &'static Node, With<DeleteButton>>,
     nodes: Query<'w, 's, (&'static ComputedNode, &'static UiGlobalTransform)>,
     window: Query<'w, 's, &'static mut Window, With<PrimaryWindow>>,
+    primary: Query<'w, 's, Entity, With<PrimaryWindow>>,
     rigs: Query<'w, 's, &'static mut Rig>,
+    layers: Res<'w, Layers>,
+    settings: Res<'w, Settings>,
+    typed: MessageWriter<'w, KeyboardInput>,
 }
 
 impl Stage<'_, '_> {
@@ -226,6 +236,24 @@ impl Stage<'_, '_> {
 
     fn step(&self) -> Option<usize> {
         self.guide.0.as_ref().map(|p| p.index)
+    }
+
+    /// Presses or releases `keys` as the window would report them: the game reads them in the
+    /// next frame, through its own key handling.
+    fn keys(&mut self, keys: &[KeyCode], state: ButtonState) {
+        let Ok(window) = self.primary.single() else {
+            return;
+        };
+        for &key_code in keys {
+            self.typed.write(KeyboardInput {
+                key_code,
+                logical_key: Key::Unidentified(NativeKey::Unidentified),
+                state,
+                text: None,
+                repeat: false,
+                window,
+            });
+        }
     }
 }
 
@@ -467,9 +495,62 @@ fn play(
                 script.saw(format!("wave 1 over at tick {}", session.battle.tick()));
             }
         }
+        // The pause screen has the input: P and 1 pressed behind it do nothing (the keys as the
+        // window delivers them, read by the game's own key handler), and its Settings open the
+        // settings screen over it.
+        22 if waited > 1.0 => stage.act(Action::PauseMenu),
+        23 => {
+            advance = stage.layers.top() == Some(&Layer::Pause) && waited > 0.5;
+            if advance {
+                let session = game.0.as_ref().expect("checked above");
+                script.mark = session.battle.tick();
+                stage.keys(&[KeyCode::KeyP, KeyCode::Digit1], ButtonState::Pressed);
+            }
+        }
+        24 if waited > 0.5 => {
+            stage.keys(&[KeyCode::KeyP, KeyCode::Digit1], ButtonState::Released);
+            let session = game.0.as_ref().expect("checked above");
+            let tick = session.battle.tick();
+            if session.paused || session.selection.blueprint.is_some() || tick != script.mark {
+                return fail(
+                    &script,
+                    &mut stage.exit,
+                    "keys reached the battle behind the pause screen",
+                );
+            }
+            script.saw(format!(
+                "behind the pause screen, P and 1 did nothing: not paused, nothing selected, \
+                 the clock stood at tick {tick}"
+            ));
+            stage.act(Action::Settings);
+        }
+        25 => {
+            advance = stage.layers.top() == Some(&Layer::Settings) && waited > 1.5;
+            if advance {
+                let keys = stage.settings.keys.describe(Control::StartWave);
+                script.saw(format!(
+                    "settings screen: master volume {:.0}%, start the next wave: {keys}",
+                    stage.settings.master_volume * 100.0
+                ));
+                script.shoot(&mut commands, "16-settings.png");
+            }
+        }
+        26 if waited > 1.0 => stage.act(Action::Close),
+        27 => {
+            advance = stage.layers.top() == Some(&Layer::Pause);
+            if advance {
+                stage.act(Action::Resume);
+            }
+        }
+        28 => {
+            advance = stage.layers.is_empty() && waited > 0.5;
+            if advance {
+                script.saw("resumed: the world has the input again".into());
+            }
+        }
         // Select a tower and press the info panel's Delete: it goes (the thesis refunds nothing:
         // deleting makes room for other buildings).
-        22 if waited > 1.0 => {
+        29 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             let Some(id) = first_tower(session) else {
                 return fail(&script, &mut stage.exit, "no tower to delete");
@@ -479,7 +560,7 @@ fn play(
             session.selection.thing = Some(Thing::Entity(id));
         }
         // The info panel offers its Delete button for the selected tower; press it.
-        23 => {
+        30 => {
             advance = stage
                 .delete
                 .iter()
@@ -490,7 +571,7 @@ fn play(
             }
         }
         // The removal runs at the next tick.
-        24 if waited > 0.5 => {
+        31 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let (after, refunded) = (count_towers(session), session.battle.player().materials);
             if after as u64 + 1 != script.mark {
@@ -503,7 +584,7 @@ fn play(
             script.saw(seen);
         }
         // Back to the menu (the run is saved) and Continue: the battle comes back as it was.
-        25 if waited > 1.0 => {
+        32 if waited > 1.0 => {
             let session = game.0.as_mut().expect("checked above");
             // Paused, so that no tick passes between the mark and the save.
             session.paused = true;
@@ -511,13 +592,13 @@ fn play(
             script.hash = session.battle.state_hash();
             stage.act(Action::ToMenu);
         }
-        26 => {
+        33 => {
             advance = screen == Screen::Menu && waited > 1.0;
             if advance {
                 stage.act(Action::Continue);
             }
         }
-        27 => {
+        34 => {
             advance = screen == Screen::Battle && waited > 3.0;
             if advance {
                 let Some(session) = game.0.as_mut() else {
@@ -535,13 +616,21 @@ fn play(
                 script.saw(format!(
                     "continued the saved run at tick {tick}: the same state ({hash:016x})"
                 ));
+                // A continued run comes back paused, and says so: the shot shows the banner.
+                if !session.paused {
+                    return fail(&script, &mut stage.exit, "the continued battle runs");
+                }
+                script.saw(format!(
+                    "paused banner: {}",
+                    hud_text(&stage.texts, HudText::Paused)
+                ));
                 script.shoot(&mut commands, "08-continued.png");
-                // A continued run comes back paused.
-                stage.act(Action::Pause);
             }
         }
-        // Save the level's terrain file with other colours: the world is drawn again.
-        28 if waited > 1.0 => {
+        // Save the level's terrain file with other colours: the world is drawn again. The game
+        // plays on (the shot above was saved meanwhile).
+        35 if waited > 1.0 => {
+            stage.act(Action::Pause);
             let session = game.0.as_mut().expect("checked above");
             let Some(world) = session.battle.field().map(|f| f.world().terrain.clone()) else {
                 return fail(&script, &mut stage.exit, "the battle has no world");
@@ -569,7 +658,7 @@ fn play(
             script.saw(format!("edited {}", path.display()));
             script.terrain = Some((path, source));
         }
-        29 => {
+        36 => {
             let session = game.0.as_mut().expect("checked above");
             let now = first_colour(session, &content).map_or(0, rgb_number);
             advance = now != script.mark;
@@ -591,9 +680,9 @@ fn play(
                 script.saw(seen);
             }
         }
-        30 if waited > 2.0 => script.shoot(&mut commands, "09-reloaded.png"),
+        37 if waited > 2.0 => script.shoot(&mut commands, "09-reloaded.png"),
         // Save a broken terrain file: its error shows and the world stays as it was.
-        31 => {
+        38 => {
             let session = game.0.as_mut().expect("checked above");
             let Some((path, _)) = script.terrain.clone() else {
                 return fail(&script, &mut stage.exit, "the terrain file is unknown");
@@ -606,7 +695,7 @@ fn play(
             }
             script.mark = first_colour(session, &content).map_or(0, rgb_number);
         }
-        32 => {
+        39 => {
             let problems = stage
                 .watch
                 .as_ref()
@@ -633,9 +722,9 @@ fn play(
                 ));
             }
         }
-        33 if waited > 2.0 => script.shoot(&mut commands, "10-broken.png"),
+        40 if waited > 2.0 => script.shoot(&mut commands, "10-broken.png"),
         // Put the original back; the overlay goes.
-        34 => {
+        41 => {
             if let Some((path, source)) = &script.terrain
                 && let Err(e) = std::fs::write(path, source)
             {
@@ -643,22 +732,22 @@ fn play(
                 return fail(&script, &mut stage.exit, &why);
             }
         }
-        35 => {
+        42 => {
             advance = stage.watch.as_ref().is_none_or(|w| w.problems.is_empty());
             if advance {
                 script.saw("terrain file restored: the overlay is gone".into());
             }
         }
-        // The second wave at 2× (a continued run comes back at 1×), with an ability thrown at
-        // the attacker farthest along.
-        36 if waited > 2.0 => {
+        // The second wave at 2× (a continued run comes back at the speed it had), with an
+        // ability thrown at the attacker farthest along.
+        43 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
             battle_action(&Action::StartWave, session);
             if session.speed == 1 {
                 battle_action(&Action::Speed, session);
             }
         }
-        37 if waited > 5.0 => {
+        44 if waited > 5.0 => {
             let session = game.0.as_mut().expect("checked above");
             let ability = shown_blueprints(session)
                 .into_iter()
@@ -679,7 +768,7 @@ fn play(
             place_at_cursor(session, &cursor);
         }
         // The command runs at the next tick: the energy is spent, the ability stays selected.
-        38 if waited > 0.5 => {
+        45 if waited > 0.5 => {
             let session = game.0.as_mut().expect("checked above");
             let energy = session.battle.player().energy;
             let Some(ability) = session.selection.blueprint else {
@@ -704,7 +793,7 @@ fn play(
             cursor.point = None;
         }
         // The test mod's script fails from tick 300: the player hears of it.
-        39 => {
+        46 => {
             let session = game.0.as_mut().expect("checked above");
             advance = !session.problems.is_empty();
             if advance {
@@ -717,7 +806,7 @@ fn play(
                 stage.act(Action::Problems);
             }
         }
-        40 if waited > 1.5 => {
+        47 if waited > 1.5 => {
             let session = game.0.as_mut().expect("checked above");
             let lines = session.problems.lines();
             script.saw(format!("problems list: {}", lines.join(" | ")));
@@ -726,14 +815,14 @@ fn play(
         // Closed, and shot a moment later: the action is carried out in this frame or the
         // next (the same ordering as the camera step's), and a sparse wave moves too few pixels
         // to tell a shot with the panel from one without.
-        41 if waited > 0.5 => stage.act(Action::Problems),
-        42 if waited > 0.5 => {
+        48 if waited > 0.5 => stage.act(Action::Problems),
+        49 if waited > 0.5 => {
             script.shoot(&mut commands, "12-wave.png");
             let lines = hud_lines(&stage.texts, &stage.bars);
             script.seen.extend(lines);
         }
         // The autopilot plays the rest of the level, fast, then Continue.
-        43 => {
+        50 => {
             let Some(session) = game.0.as_mut() else {
                 return fail(&script, &mut stage.exit, "the battle is gone");
             };
@@ -759,10 +848,10 @@ fn play(
                 }
             }
         }
-        44 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
-        45 if waited > 1.0 => stage.act(Action::Proceed),
+        51 if waited > 2.0 => script.shoot(&mut commands, "13-won.png"),
+        52 if waited > 1.0 => stage.act(Action::Proceed),
         // The reward screen: three cards; the cursor on the first (its range shows).
-        46 => {
+        53 => {
             advance = screen == Screen::Reward && waited > 2.0;
             if advance {
                 let offers: Vec<Entity> = stage
@@ -782,10 +871,10 @@ fn play(
                 script.saw(format!("reward screen: {} offers", offers.len()));
             }
         }
-        47 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
+        54 if waited > 1.5 => script.shoot(&mut commands, "14-reward.png"),
         // Take the first offer: back on the map, the room won behind.
-        48 if waited > 0.5 => stage.act(Action::Offer(0)),
-        49 => {
+        55 if waited > 0.5 => stage.act(Action::Offer(0)),
+        56 => {
             // A full collection first asks which blueprint the offer replaces: the last.
             if screen == Screen::Reward && stage.has_button(&Action::Replace(0)) && waited > 1.0 {
                 let last = game.0.as_ref().map_or(0, |s| s.run.collection().len() - 1);
@@ -811,14 +900,14 @@ fn play(
                 script.shoot(&mut commands, "15-map.png");
             }
         }
-        50 if waited > 1.5 => {
+        57 if waited > 1.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
                 return fail(&script, &mut stage.exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        51 => {
+        58 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
                 stage.exit.write(AppExit::Success);
             } else if waited > 30.0 {
@@ -854,6 +943,14 @@ fn count_towers(session: &Session) -> usize {
 
 fn rgb_number([r, g, b]: [u8; 3]) -> u64 {
     (u64::from(r) << 16) | (u64::from(g) << 8) | u64::from(b)
+}
+
+/// The HUD's text of `kind`, or nothing when the HUD has none.
+fn hud_text(texts: &Query<(&HudText, &Text)>, kind: HudText) -> String {
+    texts
+        .iter()
+        .find(|(k, _)| **k == kind)
+        .map_or(String::new(), |(_, text)| text.0.clone())
 }
 
 /// The HUD's texts, one line each, and whether its top bar is there.
