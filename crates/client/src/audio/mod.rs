@@ -10,11 +10,13 @@ pub mod offline;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use rampart_core::battle::{Phase, Position};
 use rampart_core::content::{ContentDb, Size};
 use rampart_sound::{Bus, Mixer, Output};
 
 use crate::session::Game;
+use crate::settings::Settings;
 use crate::{ClientSet, Content, Screen, to_bevy};
 use bank::Bank;
 use cues::{Cue, Cues};
@@ -84,7 +86,7 @@ impl Plugin for AudioPlugin {
         })
         .add_systems(
             Update,
-            (make_bank, battle_sounds, music, clicks)
+            (make_bank, volumes, battle_sounds, music, clicks)
                 .chain()
                 .in_set(ClientSet::Present),
         )
@@ -106,6 +108,34 @@ fn make_bank(mut audio: ResMut<Audio>, content: Res<Content>) {
     audio.made_from = Some(Arc::clone(&content.db));
     // The music is chosen again: its loop may have been made again, or replaced.
     audio.music = None;
+}
+
+/// The player's volumes, and silence while the window is in the background if they asked for
+/// it. The interface's sounds follow the effects' volume.
+fn volumes(
+    audio: Res<Audio>,
+    settings: Res<Settings>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut applied: Local<Option<(f32, f32, f32, bool)>>,
+) {
+    let focused = windows.iter().next().is_none_or(|w| w.focused);
+    let now = (
+        settings.master_volume,
+        settings.music_volume,
+        settings.effects_volume,
+        settings.mute_when_unfocused && !focused,
+    );
+    if *applied == Some(now) {
+        return;
+    }
+    let (master, music, effects, muted) = now;
+    let mut mixer = audio.mixer();
+    mixer.set_master_volume(master);
+    mixer.set_volume(Bus::Music, music);
+    mixer.set_volume(Bus::Effects, effects);
+    mixer.set_volume(Bus::Ui, effects);
+    mixer.set_muted(muted);
+    *applied = Some(now);
 }
 
 /// A new battle: what the last one's entities were is of no use.
