@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io::Read;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
@@ -367,12 +366,9 @@ fn check_tune(c: &mut Checker<'_, SoundDef>, file: &SourceFile, mod_id: &str, tu
 }
 
 /// Checks a sound file `rel` a mod names, against the mod's folder `root`: inside it, a WAV or
-/// Ogg Vorbis file by its extension and its first bytes, within [`MAX_FILE_BYTES`]. Its path,
-/// absolute, or what is wrong and a hint.
-///
-/// Only the header is read here: the whole stream is decoded when the game's window first
-/// plays it. Checking that it decodes belongs at the end of this function once the sound crate
-/// can decode (`rampart_sound::decode`), so that `rampart check` reports a broken stream too.
+/// Ogg Vorbis file by its extension and its first bytes, within [`MAX_FILE_BYTES`], and one that
+/// decodes (`rampart_sound::decode`, as the game's window will). Its path, absolute, or what is
+/// wrong and a hint.
 fn audio_file(root: &Path, rel: &str) -> Result<PathBuf, (String, Option<String>)> {
     if !inside_mod(rel) {
         return Err((
@@ -415,12 +411,20 @@ fn audio_file(root: &Path, rel: &str) -> Result<PathBuf, (String, Option<String>
             Some("shorten it, or make it an Ogg Vorbis file, which is smaller".into()),
         ));
     }
-    let mut header = [0u8; 12];
-    let read = std::fs::File::open(&path).and_then(|mut f| f.read_exact(&mut header));
-    if read.is_err() || !fits(&header) {
+    let bytes = std::fs::read(&path).unwrap_or_default();
+    let header: Option<&[u8; 12]> = bytes.first_chunk();
+    if !header.is_some_and(fits) {
         return Err((
             format!("the sound file `{rel}` is not {format}: its first bytes say otherwise"),
             Some("save it again as WAV or Ogg Vorbis, with the extension that says which".into()),
+        ));
+    }
+    // Decoded as the game will play it, so that a file the game cannot play is found here and
+    // not by a player.
+    if let Err(why) = rampart_sound::decode(&bytes) {
+        return Err((
+            format!("the sound file `{rel}` cannot be played: {why}"),
+            Some("save it again as 16-bit WAV or as Ogg Vorbis".into()),
         ));
     }
     Ok(std::path::absolute(&path).unwrap_or(path))

@@ -30,11 +30,22 @@ const CHIME: [&str; 12] = [
     "scripts/bell.lua",
 ];
 
-/// The first bytes of an Ogg file, then something.
-const OGG: &str = "OggS\0\u{2}\0\0\0\0\0\0\0\0 and the rest of the stream";
+/// A real Ogg Vorbis file: a second of a tone.
+fn ogg() -> Vec<u8> {
+    std::fs::read(crate::common::repo().join("tests/fixtures/sound/tone.ogg")).unwrap()
+}
 
-/// The first bytes of a WAV file, then something.
-const WAV: &str = "RIFF\u{24}\0\0\0WAVEfmt  and the rest";
+/// A real WAV file: 20 ms of silence.
+fn wav() -> Vec<u8> {
+    rampart_sound::wav_bytes(&[0.0; 1920]).unwrap()
+}
+
+/// Writes `bytes` to `rel` in `mods`.
+fn write(mods: &Mods, rel: &str, bytes: &[u8]) {
+    let path = mods.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
 
 /// The documented mod `chime` (on core), with the files its sounds name.
 fn chime() -> Mods {
@@ -47,7 +58,7 @@ fn chime() -> Mods {
         };
         mods.file(&format!("chime/{file}"), &text);
     }
-    mods.file("chime/sounds/boom.ogg", OGG);
+    write(&mods, "chime/sounds/boom.ogg", &ogg());
     mods
 }
 
@@ -106,7 +117,7 @@ fn the_documented_sounds_load_with_every_reference_resolved() {
         path.is_absolute() && path.ends_with("chime/sounds/boom.ogg"),
         "{path:?}"
     );
-    assert_eq!(std::fs::read_to_string(path).unwrap(), OGG);
+    assert_eq!(std::fs::read(path).unwrap(), ogg());
 
     let SoundSource::Tune(tune) = &content.sound("chime:theme").unwrap().source else {
         panic!("a tune")
@@ -178,7 +189,7 @@ fn a_sound_override_replaces_the_source_and_a_later_soundscape_only_what_it_name
         let text = documented_in("sounds.md", &format!("louder/{file}"));
         mods.file(&format!("louder/{file}"), &text);
     }
-    mods.file("louder/sounds/shot.wav", WAV);
+    write(&mods, "louder/sounds/shot.wav", &wav());
     let content = mods.load_with_core();
     let shot = content.sound("chime:shot").unwrap();
     let SoundSource::File(path) = &shot.source else {
@@ -363,6 +374,14 @@ const MISTAKES: &[(&str, &str, Expected)] = &[
         )],
     ),
     (
+        "cut",
+        "(file: \"sounds/cut.wav\")",
+        &[(
+            "\"sounds/",
+            "the sound file `sounds/cut.wav` cannot be played: damaged WAV file: Failed to read enough bytes.",
+        )],
+    ),
+    (
         "loud",
         "(\n    synth: (wave: Sine, decay: 90, low_pass: (resonance: 2)),\n    volume: 1.5,\n    voices: 0,\n)",
         &[
@@ -415,7 +434,9 @@ fn every_mistake_of_a_sound_or_a_reference_is_reported_at_its_line_and_column() 
     }
     mods.file("oops/sounds/ok.ron", "(synth: ())");
     mods.file("oops/sounds/notes.txt", "not a sound");
-    mods.file("oops/sounds/disguised.wav", OGG);
+    write(&mods, "oops/sounds/disguised.wav", &ogg());
+    // A WAV cut short: its header, but not the samples it announces.
+    write(&mods, "oops/sounds/cut.wav", &wav()[..40]);
     let tower = |sounds: &str| {
         blueprint(
             "Tower",
@@ -798,7 +819,7 @@ fn a_content_reload_brings_the_new_sounds_and_scripts_play_them() {
         "(synth: (frequency: 300), volume: 0.25)",
     );
     mods.file("s/sounds/pong.ron", "(file: \"sounds/pong.wav\")");
-    mods.file("s/sounds/pong.wav", WAV);
+    write(&mods, "s/sounds/pong.wav", &wav());
     let reloaded = mods.load_with_core();
     battle.reload_content(reloaded).unwrap();
     assert_eq!(battle.content().sound("s:ping").unwrap().volume, 0.25);
