@@ -15,6 +15,7 @@ use rampart_core::battle::{Phase, Position};
 use rampart_core::content::{ContentDb, Size};
 use rampart_sound::{Bus, Mixer, Output};
 
+use crate::bindings::Control;
 use crate::session::Game;
 use crate::settings::Settings;
 use crate::{ClientSet, Content, Screen, to_bevy};
@@ -228,10 +229,12 @@ fn music(
     audio.music = wanted;
 }
 
-/// A click for every button pressed; Esc (back, close, deselect) sounds `ui_back`.
+/// A click for every button pressed; the Back control (Esc unless rebound: back, close,
+/// deselect) sounds `ui_back`.
 fn clicks(
     audio: Res<Audio>,
     content: Res<Content>,
+    settings: Res<Settings>,
     keys: Res<ButtonInput<KeyCode>>,
     pressed: Query<&Interaction, (Changed<Interaction>, With<Button>)>,
 ) {
@@ -241,7 +244,7 @@ fn clicks(
     {
         audio.play(click, Bus::Ui, 1.0, 0.0);
     }
-    if keys.just_pressed(KeyCode::Escape)
+    if settings.keys.just_pressed(Control::Back, &keys)
         && let Some(back) = &scape.ui_back
     {
         audio.play(back, Bus::Ui, 1.0, 0.0);
