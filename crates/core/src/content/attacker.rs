@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::item::content_item;
+use super::model::Model;
 use super::sounds::AttackerSounds;
 use super::{Param, ScriptRef};
 
@@ -81,6 +82,11 @@ content_item! {
         /// One entry per ability, in the description tag language.
         #[serde(default)]
         pub descriptions: Vec<String>,
+        /// How it looks in the game window: parts or a glTF file ([`Model`]); without one the
+        /// client draws a plain default.
+        #[serde(default)]
+        #[patch(skip_wrap)]
+        pub model: Option<Model>,
         /// Icon image, relative to the mod folder.
         #[serde(default)]
         #[patch(skip_wrap)]

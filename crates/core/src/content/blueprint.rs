@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::behaviour::Behaviour;
 use super::damage::DamageTypes;
 use super::item::content_item;
+use super::model::Model;
 use super::sounds::BlueprintSounds;
 use super::{Param, ScriptRef};
 
@@ -220,6 +221,11 @@ content_item! {
         #[serde(default)]
         #[patch(skip_wrap)]
         pub placement: Option<Placement>,
+        /// How it looks in the game window: parts or a glTF file ([`Model`]); without one the
+        /// client draws a plain default.
+        #[serde(default)]
+        #[patch(skip_wrap)]
+        pub model: Option<Model>,
         /// Icon image, relative to the mod folder.
         #[serde(default)]
         #[patch(skip_wrap)]

@@ -4,7 +4,7 @@
 use crate::diagnostics::did_you_mean;
 
 /// A colour: red, green and blue, 0 to 255 each (sRGB, as written).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
 /// The colours that have a name, with their values.

@@ -23,6 +23,7 @@ pub mod events;
 mod item;
 pub mod levels;
 mod load;
+pub mod model;
 pub mod money;
 pub mod sounds;
 pub mod soundscape;
