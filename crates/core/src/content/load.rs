@@ -250,6 +250,7 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         load_kind(info, &mut events, &mut db.overrides, &mut loading);
         load_kind(info, &mut augments, &mut db.overrides, &mut loading);
         load_terrains(info, &mut db, &mut loading);
+        super::palette::load(info, &mut db.palette, &mut loading);
         load_single(info, &mut levels, &mut loading);
         load_single(info, &mut tutorial, &mut loading);
         super::chains::load(info, &mut db.chains, &mut loading);

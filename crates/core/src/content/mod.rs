@@ -25,6 +25,7 @@ pub mod levels;
 mod load;
 pub mod model;
 pub mod money;
+pub mod palette;
 pub mod sounds;
 pub mod soundscape;
 pub mod tutorial;
@@ -226,6 +227,9 @@ pub struct ContentDb {
     /// How mods' own status effects look (each mod's `effects.ron`), in load order, those with
     /// errors left out.
     pub effect_looks: Vec<EffectLook>,
+    /// The colours models are painted with, by name (each mod's `palette.ron`, merged in load
+    /// order), those with errors left out.
+    pub palette: palette::Palette,
     /// Sounds (`sounds/`), by id; those with errors left out.
     pub sounds: BTreeMap<String, Sound>,
     /// The game's own sounds (each mod's `soundscape.ron`, merged in load order) and those of
