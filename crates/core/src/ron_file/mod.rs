@@ -155,11 +155,15 @@ fn diagnose(
     match code {
         ron::Error::NoSuchStructField {
             expected, found, ..
-        }
-        | ron::Error::NoSuchEnumVariant {
-            expected, found, ..
         } => match did_you_mean(found, expected.iter().copied()) {
             Some(hint) => d.help(hint),
+            None => d.help(format!("expected one of: {}", expected.join(", "))),
+        },
+        // A kind is one of a few names, so they are all listed, the likely one first.
+        ron::Error::NoSuchEnumVariant {
+            expected, found, ..
+        } => match did_you_mean(found, expected.iter().copied()) {
+            Some(hint) => d.help(format!("{hint} It may be one of: {}", expected.join(", "))),
             None => d.help(format!("expected one of: {}", expected.join(", "))),
         },
         _ => d,

@@ -1,6 +1,6 @@
 //! Loading content: overrides across mods, and the checks that point at the field at fault.
 
-use crate::common::{Mods, blueprint};
+use crate::common::{Located, Mods, blueprint, located, row};
 use rampart_core::content::{Param, Placement, ScriptRef};
 use rampart_core::diagnostics::{Diagnostic, Severity};
 
@@ -291,31 +291,12 @@ fn the_content_hash_follows_the_files() {
     assert_ne!(a, mods.load_clean().content_hash());
 }
 
-/// A diagnostic as `(line, column, message, help)`.
-type Located = (u32, u32, String, Option<String>);
-
-/// The diagnostics of the file whose path ends in `file`.
-fn located(diagnostics: &[Diagnostic], file: &str) -> Vec<Located> {
-    diagnostics
-        .iter()
-        .filter(|d| d.file.as_ref().is_some_and(|f| f.ends_with(file)))
-        .map(|d| {
-            let at = d.position.unwrap_or_else(|| panic!("no position: {d}"));
-            (at.line, at.column, d.message.clone(), d.help.clone())
-        })
-        .collect()
-}
-
 /// The located diagnostics of `text` as the file `rel` of a mod `m` loaded alone.
 fn errors_of(rel: &str, text: &str) -> Vec<Located> {
     let mods = Mods::new();
     mods.manifest("m", &[]);
     mods.file(&format!("m/{rel}"), text);
     located(&load(&mods).1, rel)
-}
-
-fn row(line: u32, column: u32, message: &str, help: Option<&str>) -> Located {
-    (line, column, message.into(), help.map(Into::into))
 }
 
 #[test]
@@ -445,7 +426,9 @@ fn every_independent_error_of_a_content_file_is_reported_at_its_place() {
                 6,
                 36,
                 "unknown variant `Hul` at `choices[1].outcomes[0]`",
-                Some("did you mean `Hull`?")
+                Some(
+                    "did you mean `Hull`? It may be one of: Money, Hull, Blueprint, GiveBlueprint, LoseBlueprint"
+                )
             ),
         ]
     );

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rampart_core::battle::{WaveSpawn, WaveSpawns};
 use rampart_core::content::ContentDb;
-use rampart_core::diagnostics::Diagnostics;
+use rampart_core::diagnostics::{Diagnostic, Diagnostics};
 use rampart_core::modding::{ModDir, ModSet, ModSettings, Origin};
 
 pub mod arena;
@@ -271,4 +271,24 @@ pub fn enter_battle(run: &mut rampart_core::run::Run, content: &ContentDb) {
         .expect("a battle room is open");
     run.enter(content, room).unwrap();
     assert_eq!(run.phase(), &rampart_core::run::RunPhase::Battle);
+}
+
+/// A diagnostic as `(line, column, message, help)`.
+pub type Located = (u32, u32, String, Option<String>);
+
+/// The diagnostics of the file whose path ends in `file`.
+pub fn located(diagnostics: &[Diagnostic], file: &str) -> Vec<Located> {
+    diagnostics
+        .iter()
+        .filter(|d| d.file.as_ref().is_some_and(|f| f.ends_with(file)))
+        .map(|d| {
+            let at = d.position.unwrap_or_else(|| panic!("no position: {d}"));
+            (at.line, at.column, d.message.clone(), d.help.clone())
+        })
+        .collect()
+}
+
+/// A [`Located`] diagnostic, for comparing with [`located`]'s.
+pub fn row(line: u32, column: u32, message: &str, help: Option<&str>) -> Located {
+    (line, column, message.into(), help.map(Into::into))
 }
