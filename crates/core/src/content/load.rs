@@ -285,11 +285,21 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
             .find(|m| m.id() == r.mod_id)
             .is_some_and(|m| m.root.join(&r.path).is_file())
     };
+    let looks = super::model::Looks {
+        palette: &db.palette,
+        root_of: &root_of,
+    };
     let attacker_ids: Vec<String> = attackers.ids().map(str::to_string).collect();
     for item in attackers.items {
-        if let Some(value) =
-            validate::attacker(item, &attacker_ids, &script_exists, known, &mut diagnostics)
-        {
+        let checked = validate::attacker(
+            item,
+            &attacker_ids,
+            &script_exists,
+            known,
+            &looks,
+            &mut diagnostics,
+        );
+        if let Some(value) = checked {
             db.attacker_index.insert(
                 value.id.clone(),
                 super::AttackerId(db.attackers.len() as u32),
@@ -298,7 +308,8 @@ pub(super) fn load(mods: &ModSet) -> (ContentDb, Diagnostics) {
         }
     }
     for item in blueprints.items {
-        if let Some(value) = validate::blueprint(item, &script_exists, known, &mut diagnostics) {
+        let checked = validate::blueprint(item, &script_exists, known, &looks, &mut diagnostics);
+        if let Some(value) = checked {
             db.blueprint_index.insert(
                 value.id.clone(),
                 super::BlueprintId(db.blueprints.len() as u32),

@@ -7,6 +7,7 @@ use super::augments::Augment;
 use super::description::{self, BlueprintStat, Context, ParamFormat, Segment, Tag};
 use super::events::{self, Event, Outcome};
 use super::load::Item;
+use super::model::{self, Looks};
 use super::sounds::Known;
 use super::{
     AttackerType, Behaviour, Blueprint, Param, Placement, Projectile, Rarity, ScriptRef, Shape,
@@ -346,6 +347,7 @@ pub(super) fn attacker(
     attacker_ids: &[String],
     script_exists: &dyn Fn(&ScriptRef) -> bool,
     known: Known,
+    looks: &Looks,
     diagnostics: &mut Diagnostics,
 ) -> Option<AttackerType> {
     let v = item.value.clone();
@@ -401,6 +403,7 @@ pub(super) fn attacker(
     if errors > 0 {
         return None;
     }
+    item.value.model = model::check(&item, v.model.as_ref(), looks, diagnostics);
     item.value.spawns_on_death = spawns;
     item.value.script_ref = script;
     item.value.sounds = sounds;
@@ -598,6 +601,7 @@ pub(super) fn blueprint(
     mut item: Item<Blueprint>,
     script_exists: &dyn Fn(&ScriptRef) -> bool,
     known: Known,
+    looks: &Looks,
     diagnostics: &mut Diagnostics,
 ) -> Option<Blueprint> {
     let v = item.value.clone();
@@ -685,6 +689,7 @@ pub(super) fn blueprint(
     if c.errors > 0 {
         return None;
     }
+    item.value.model = model::check(&item, v.model.as_ref(), looks, diagnostics);
     item.value.script_ref = script;
     item.value.sounds = sounds;
     Some(item.value)

@@ -36,6 +36,7 @@ mod limits_data;
 mod mod_api;
 mod mod_chains;
 mod mod_list;
+mod models;
 mod run_augments;
 mod run_events;
 mod runs;

@@ -85,6 +85,11 @@ const BROKEN: &[(&str, &str, &str)] = &[
         "`core:stolen` is in the namespace of `core`; a mod declares chains only in its own",
     ),
     (
+        "misspelt_part",
+        "sculptor/blueprints/statue.ron:7:17",
+        "unknown variant `Cilinder` at `model[1].shape`",
+    ),
+    (
         "duplicate_mod",
         "duplicate_mod/core/mod.ron:1:6",
         "mod id `core` is used twice",
