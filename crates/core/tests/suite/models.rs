@@ -506,6 +506,18 @@ fn a_gltf_model_is_a_real_gltf_file_inside_the_mod() {
         message("m.gltf", &[("m.gltf", empty.as_bytes())]),
         "the model file `m.gltf` has no mesh to draw"
     );
+    // Extensions the client draws may be required, others not.
+    let unlit = triangle_gltf("data:,").replace(
+        "\"scenes\"",
+        "\"extensionsUsed\": [\"KHR_materials_unlit\"], \"extensionsRequired\": [\"KHR_materials_unlit\"], \"scenes\"",
+    );
+    assert_eq!(gltf_error("m.gltf", &[("m.gltf", unlit.as_bytes())]), None);
+    let meshopt = unlit.replace("KHR_materials_unlit", "EXT_meshopt_compression");
+    let meshopt = message("m.gltf", &[("m.gltf", meshopt.as_bytes())]);
+    assert!(
+        meshopt.contains("\"EXT_meshopt_compression\": Unsupported extension"),
+        "{meshopt}"
+    );
     let out = triangle_gltf("../../outside.bin");
     assert_eq!(
         message("models/m.gltf", &[("models/m.gltf", out.as_bytes())]),
