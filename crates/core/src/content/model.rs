@@ -493,17 +493,51 @@ fn value_error<T>(c: &mut Checker<'_, T>, path: &str, message: String, help: Opt
 /// The offset and length of the string written after the field key at `key_at`, quotes
 /// included (or of the key, when no string follows).
 fn value_span(text: &str, key_at: usize) -> (usize, usize) {
-    let key_len = text[key_at..]
+    let key = &text[key_at..];
+    let key_len = key
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(0)
-        .max(1);
-    let rest = text[key_at + key_len..].trim_start();
-    let Some(value) = rest.strip_prefix(':').map(str::trim_start) else {
-        return (key_at, key_len);
-    };
-    let at = text.len() - value.len();
-    match value.strip_prefix('"').and_then(|inner| inner.find('"')) {
+        .unwrap_or(key.len());
+    let after_key = key[key_len..].trim_start();
+    let value = after_key.strip_prefix(':').map(str::trim_start);
+    let at = text.len() - value.map_or(0, str::len);
+    match value.and_then(|v| v.strip_prefix('"')?.find('"')) {
         Some(end) => (at, end + 2),
-        None => (key_at, key_len),
+        None => (key_at, key_len.max(1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_is_found_after_its_key_or_the_key_stands_for_it() {
+        let text = "(colour : \"st\u{e9}el\", size: (1, 2, 3))";
+        let at = text.find("colour").unwrap();
+        // Bytes: the quotes and `stéel`, whose `é` is two.
+        assert_eq!(value_span(text, at), (10, 8));
+        let at = text.find("size").unwrap();
+        assert_eq!(value_span(text, at), (at, 4));
+        // No key where the search fell back to: a character of several bytes is not split.
+        assert_eq!(value_span("é:", 0), (0, 2));
+        assert_eq!(value_span("(é", 0), (0, 1));
+        assert_eq!(value_span("", 0), (0, 1));
+    }
+
+    #[test]
+    fn uris_stay_inside_the_mod_or_are_none() {
+        let models = Path::new("models");
+        assert_eq!(
+            within_mod(models, "../textures/a%20b.png"),
+            Some("textures/a b.png".into())
+        );
+        assert_eq!(
+            within_mod(models, "./drake.bin"),
+            Some("models/drake.bin".into())
+        );
+        assert_eq!(within_mod(models, "../../up.bin"), None);
+        assert_eq!(within_mod(models, "/etc/passwd"), None);
+        assert_eq!(within_mod(models, "file:///etc/passwd"), None);
+        assert_eq!(within_mod(models, "%2E%2E/%2E%2E/up.bin"), None);
     }
 }

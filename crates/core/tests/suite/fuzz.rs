@@ -112,16 +112,20 @@ fn corpus() -> Vec<(Kind, Vec<Vec<u8>>)> {
     terrain.extend(files(&fixtures.join("terrain"), ".terrain"));
     let mut manifests = files(&repo().join("mods"), "mod.ron");
     manifests.extend(files(&fixtures, "mod.ron"));
+    // Core's items and the models example's, whose models have every shape and animation.
+    let showcase = fixtures.join("models/showcase");
+    let items = |folder: &str| {
+        let mut found = files(&core.join(folder), ".ron");
+        found.extend(files(&showcase.join(folder), ".ron"));
+        found
+    };
+    let mut palettes = files(&core, "palette.ron");
+    palettes.extend(files(&showcase, "palette.ron"));
     vec![
         (Kind::Terrain, terrain),
-        (
-            Kind::Content("attackers/x.ron"),
-            files(&core.join("attackers"), ".ron"),
-        ),
-        (
-            Kind::Content("blueprints/x.ron"),
-            files(&core.join("blueprints"), ".ron"),
-        ),
+        (Kind::Content("attackers/x.ron"), items("attackers")),
+        (Kind::Content("blueprints/x.ron"), items("blueprints")),
+        (Kind::Content("palette.ron"), palettes),
         (Kind::Content("levels.ron"), files(&core, "levels.ron")),
         (Kind::Content("tutorial.ron"), files(&core, "tutorial.ron")),
         (Kind::Manifest, manifests),
