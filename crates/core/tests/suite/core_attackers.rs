@@ -2,6 +2,7 @@
 //! says, measured in battles with the real mod files and scripts.
 
 use crate::common::arena::{Arena, PATH_Y, STRAIGHT};
+use rampart_core::content::model::{Model, Part};
 use rampart_core::content::{DamageType, Size};
 
 /// The tables' speed (tiles/s) and HP of every attacker.
@@ -351,4 +352,43 @@ fn druids_heal_everyone_within_1_6_tiles_by_15_every_4_seconds() {
         "again 4 s later"
     );
     arena.no_script_errors();
+}
+
+/// How high `part` reaches above the model's ground, in tiles: its box's centre plus its half
+/// height once turned (about `x`, then `y`, then `z`, as the model's page says).
+fn part_top(part: &Part) -> f32 {
+    let [(sx, cx), (sy, cy), (sz, cz)] = [part.turn.0, part.turn.1, part.turn.2].map(|degrees| {
+        let r = degrees.to_radians();
+        (libm::sinf(r), libm::cosf(r))
+    });
+    // The middle row of Rz·Ry·Rx: how much of each of the box's axes ends up along y.
+    let up = [sz * cy, cz * cx + sz * sy * sx, sz * sy * cx - cz * sx];
+    let (x, y, z) = part.size;
+    let half = (up[0].abs() * x + up[1].abs() * y + up[2].abs() * z) / 2.0;
+    part.at.1 + half
+}
+
+#[test]
+fn every_attacker_has_a_model_of_parts_as_tall_as_its_threat() {
+    let arena = Arena::new(STRAIGHT);
+    for a in &arena.content.attackers {
+        let Some(Model::Parts(parts)) = &a.model else {
+            panic!("{} has no model of parts", a.id);
+        };
+        // Few enough parts to draw a crowd of 2000; a boss comes alone and may have a few more.
+        let most = if a.size == Size::Boss { 12 } else { 10 };
+        assert!(
+            (3..=most).contains(&parts.len()),
+            "{}: {} parts",
+            a.id,
+            parts.len()
+        );
+        let top = parts.iter().map(part_top).fold(0.0, f32::max);
+        let tall = match a.size {
+            Size::Small => 0.18..=0.5,
+            Size::Large => 0.55..=0.95,
+            Size::Boss => 1.2..=2.0,
+        };
+        assert!(tall.contains(&top), "{}: {top} tiles tall", a.id);
+    }
 }

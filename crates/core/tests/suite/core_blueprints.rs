@@ -3,6 +3,7 @@
 
 use crate::common::arena::{Arena, PATH_Y, STRAIGHT, gaps};
 use rampart_core::battle::{EntityId, Gain, Position, Resource, StatOf};
+use rampart_core::content::model::Model;
 use rampart_core::content::{Cost, DamageType};
 
 /// Deposits, a plateau two levels up, a small obstacle and a ramp, north of a path along the
@@ -907,4 +908,21 @@ fn slopes_small_obstacles_and_deposits_are_respected_as_the_tables_say() {
     arena.wave();
     arena.battle.place("core:holo_siphon", rock, 0).unwrap();
     arena.no_script_errors();
+}
+
+#[test]
+fn every_blueprint_has_a_model_of_parts() {
+    let arena = Arena::new(STRAIGHT);
+    for b in &arena.content.blueprints {
+        // Enough parts for a silhouette of its own, few enough for a crowded map.
+        let parts = match &b.model {
+            Some(Model::Parts(parts)) => parts.len(),
+            _ => 0,
+        };
+        assert!(
+            (4..=12).contains(&parts),
+            "{}: {parts} parts of a model",
+            b.id
+        );
+    }
 }
