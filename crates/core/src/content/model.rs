@@ -21,6 +21,7 @@ use super::colour::Rgb;
 use super::load::{Item, inside_mod};
 use super::palette::Palette;
 use super::validate::Checker;
+use super::{AttackerType, Blueprint};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// The most parts a model may have: enough for any look, few enough to draw a crowd.
@@ -197,24 +198,54 @@ pub(super) struct Looks<'a> {
     pub root_of: &'a dyn Fn(&str) -> Option<PathBuf>,
 }
 
-/// Checks the model of `item`, `model` (its `model` field), and resolves its colours: the model
-/// if it has no errors, `None` (each error reported) otherwise or when it has none.
-pub(super) fn check<T>(
+/// What a model is the look of, which decides what of it ever moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Wearer {
+    /// A blueprint: its building fires and aims, and stands still.
+    Blueprint,
+    /// An attacker type: it walks and is hit, and aims at nothing.
+    Attacker,
+}
+
+/// Content that may have a model.
+pub(super) trait Worn {
+    /// What it is, for what of its model ever moves.
+    const WEARER: Wearer;
+    /// Its model, as read.
+    fn model(&self) -> Option<&Model>;
+}
+
+impl Worn for AttackerType {
+    const WEARER: Wearer = Wearer::Attacker;
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+}
+
+impl Worn for Blueprint {
+    const WEARER: Wearer = Wearer::Blueprint;
+    fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+}
+
+/// Checks the model of `item` and resolves its colours: the model if it has no errors, `None`
+/// (each error reported) otherwise or when it has none.
+pub(super) fn check<T: Worn>(
     item: &Item<T>,
-    model: Option<&Model>,
     looks: &Looks,
     diagnostics: &mut Diagnostics,
 ) -> Option<Model> {
-    let mut model = model?.clone();
+    let mut model = item.value.model()?.clone();
     let mut c = Checker::new(item, diagnostics);
     match &mut model {
-        Model::Parts(parts) => check_parts(&mut c, parts, looks.palette),
+        Model::Parts(parts) => check_parts(&mut c, parts, T::WEARER, looks.palette),
         Model::Gltf(gltf) => check_gltf(&mut c, gltf, looks),
     }
     (c.errors == 0).then_some(model)
 }
 
-fn check_parts<T>(c: &mut Checker<'_, T>, parts: &mut [Part], palette: &Palette) {
+fn check_parts<T>(c: &mut Checker<'_, T>, parts: &mut [Part], wearer: Wearer, palette: &Palette) {
     if parts.is_empty() || parts.len() > MAX_PARTS {
         c.path_error(
             "model",
@@ -250,8 +281,30 @@ fn check_parts<T>(c: &mut Checker<'_, T>, parts: &mut [Part], palette: &Palette)
             ),
             _ => {}
         }
+        if part.aim && wearer == Wearer::Attacker {
+            path_warning(
+                c,
+                &path("aim"),
+                "`aim` turns a part toward a building's target: an attacker type's parts never aim"
+                    .into(),
+            );
+        }
         for (n, anim) in part.anim.iter().enumerate() {
-            check_anim(c, &path(&format!("anim[{n}]")), anim);
+            let anim_path = path(&format!("anim[{n}]"));
+            check_anim(c, &anim_path, anim);
+            let (name, never) = match (anim, wearer) {
+                (Anim::Recoil { .. }, Wearer::Attacker) => {
+                    ("Recoil", "an attacker type's model never fires")
+                }
+                (Anim::Squash { .. }, Wearer::Blueprint) => {
+                    ("Squash", "a blueprint's model is never hit")
+                }
+                (Anim::Walk { .. }, Wearer::Blueprint) => {
+                    ("Walk", "a blueprint's model never walks")
+                }
+                _ => continue,
+            };
+            path_warning(c, &anim_path, format!("`{name}` never plays here: {never}"));
         }
         match palette.resolve(&part.colour) {
             Ok(rgb) => part.rgb = rgb,
@@ -490,14 +543,29 @@ fn value_error<T>(c: &mut Checker<'_, T>, path: &str, message: String, help: Opt
     });
 }
 
+/// A warning at the field at `path` (or the nearest field around it that is written), in the
+/// last file that has it.
+fn path_warning<T>(c: &mut Checker<'_, T>, path: &str, message: String) {
+    let (source, at) = c.item.locate_path(path);
+    let len = key_len(&source.file.text, at).max(1);
+    let d = Diagnostic::warning(message)
+        .at(&source.file, at, len)
+        .for_mod(source.mod_id.clone());
+    c.report(d);
+}
+
+/// The length in bytes of the name written at `at` (0 if none is).
+fn key_len(text: &str, at: usize) -> usize {
+    let key = &text[at..];
+    key.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(key.len())
+}
+
 /// The offset and length of the string written after the field key at `key_at`, quotes
 /// included (or of the key, when no string follows).
 fn value_span(text: &str, key_at: usize) -> (usize, usize) {
-    let key = &text[key_at..];
-    let key_len = key
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(key.len());
-    let after_key = key[key_len..].trim_start();
+    let key_len = key_len(text, key_at);
+    let after_key = text[key_at + key_len..].trim_start();
     let value = after_key.strip_prefix(':').map(str::trim_start);
     let at = text.len() - value.map_or(0, str::len);
     match value.and_then(|v| v.strip_prefix('"')?.find('"')) {

@@ -403,7 +403,7 @@ pub(super) fn attacker(
     if errors > 0 {
         return None;
     }
-    item.value.model = model::check(&item, v.model.as_ref(), looks, diagnostics);
+    item.value.model = model::check(&item, looks, diagnostics);
     item.value.spawns_on_death = spawns;
     item.value.script_ref = script;
     item.value.sounds = sounds;
@@ -689,7 +689,7 @@ pub(super) fn blueprint(
     if c.errors > 0 {
         return None;
     }
-    item.value.model = model::check(&item, v.model.as_ref(), looks, diagnostics);
+    item.value.model = model::check(&item, looks, diagnostics);
     item.value.script_ref = script;
     item.value.sounds = sounds;
     Some(item.value)

@@ -174,6 +174,13 @@ fn each_mistake_in_a_model_is_located_and_the_item_loads_without_it() {
             "`model[3].turn` must be three finite angles, not (0, inf, 0)",
             None,
         ),
+        // A warning, which keeps no model: the errors drop it.
+        at(
+            t,
+            "anim:",
+            "`Walk` never plays here: a blueprint's model never walks",
+            None,
+        ),
         at(
             t,
             "period: 0",
@@ -207,7 +214,7 @@ fn each_mistake_in_a_model_is_located_and_the_item_loads_without_it() {
     ];
     expected.sort();
     assert_eq!(found, expected);
-    assert!(d.iter().all(Diagnostic::is_error));
+    assert_eq!(d.iter().filter(|d| d.is_error()).count(), 12);
     // The tower is still there, drawn with the default look.
     assert_eq!(model_of(&db, "m:tower"), None);
     assert!(db.blueprint_id("m:tower").is_some());
@@ -596,4 +603,57 @@ fn the_pages_other_examples_load_after_core() {
             phase: 0.5
         }]
     );
+}
+
+#[test]
+fn what_never_plays_is_a_warning_and_the_model_stays() {
+    let legs = "model: Parts([(shape: Box, size: (1, 1, 1), colour: \"red\", aim: true,\n anim: [Walk(swing: 20, phase: 0), Recoil(distance: 0.1), Squash(amount: 0.2)])])";
+    let mods = Mods::new();
+    mods.manifest("m", &[]);
+    mods.file(
+        "m/blueprints/tower.ron",
+        &blueprint("Tower", "Special", legs),
+    );
+    mods.file("m/attackers/imp.ron", &attacker("Imp", 9.0, 1.0, legs));
+    let (db, d) = mods.load();
+    let d: Vec<Diagnostic> = d.into_iter().collect();
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let tower = blueprint("Tower", "Special", legs);
+    assert_eq!(
+        located(&d, "tower.ron"),
+        [
+            at(
+                &tower,
+                "anim",
+                "`Walk` never plays here: a blueprint's model never walks",
+                None
+            ),
+            at(
+                &tower,
+                "anim",
+                "`Squash` never plays here: a blueprint's model is never hit",
+                None
+            ),
+        ]
+    );
+    let imp = attacker("Imp", 9.0, 1.0, legs);
+    assert_eq!(
+        located(&d, "imp.ron"),
+        [
+            at(
+                &imp,
+                "aim",
+                "`aim` turns a part toward a building's target: an attacker type's parts never aim",
+                None
+            ),
+            at(
+                &imp,
+                "anim",
+                "`Recoil` never plays here: an attacker type's model never fires",
+                None
+            ),
+        ]
+    );
+    assert!(model_of(&db, "m:tower").is_some());
+    assert!(db.attackers[0].model.is_some());
 }
