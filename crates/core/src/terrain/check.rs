@@ -3,11 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use super::parse::{Raw, RawFractal, RawModule, RawNode, RawObstacle, RawScatter, Sp};
+use super::parse::{Raw, RawFractal, RawModule, RawNode, RawObstacle, RawPart, RawScatter, Sp};
 use super::{
-    CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Generator, Module, NE, NW,
-    NoiseExpr, Obstacle, ObstacleKind, PathSolver, SE, SW, ScatterModel, Shape, TerrainType,
-    Variants,
+    CornerTile, Direction, EDGE_E, EDGE_N, EDGE_S, EDGE_W, FractalNoise, Generator, LookPart,
+    LookShape, Module, NE, NW, NoiseExpr, Obstacle, ObstacleKind, PathSolver, SE, SW, ScatterModel,
+    Shape, TerrainType, Variants,
 };
 use crate::diagnostics::{Diagnostic, SourceFile, did_you_mean};
 
@@ -213,6 +213,23 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
 
     let surface_colors = per_surface(&mut c, &surfaces, &raw.surface_colors, "colour");
     let surface_names = per_surface(&mut c, &surfaces, &raw.surface_names, "name");
+    let water_surfaces = match &raw.water_surfaces {
+        Some(keys) => {
+            let water = c.keys(keys, "water surface");
+            for (i, key) in keys.value.char_indices() {
+                if !surfaces.contains(&key) {
+                    c.error(
+                        &char_at(keys, i),
+                        format!("surface `{key}` is not declared"),
+                        "unknown surface",
+                    );
+                    c.help("declare it in `free_surfaces` or `blocked_surfaces`");
+                }
+            }
+            water
+        }
+        None => Vec::new(),
+    };
 
     let ctx = Keys {
         surfaces: &surfaces,
@@ -288,6 +305,7 @@ pub(super) fn build(id: &str, file: &SourceFile, raw: Raw) -> Result<TerrainType
         max_height,
         surface_colors,
         surface_names,
+        water_surfaces,
         modules,
         obstacles,
         phases,
@@ -847,6 +865,7 @@ fn scatter_model(c: &mut Checker<'_>, obstacles: &[&str], s: &RawScatter) -> Opt
         Some(nodes) => Some(noise_nodes(c, obstacles, nodes)),
         None => c.missing(&s.name, "scatter model", "value", "value { const 1 }"),
     };
+    let look: Vec<Option<LookPart>> = s.look.iter().flatten().map(|p| look_part(c, p)).collect();
     if c.errors.len() > before {
         return None;
     }
@@ -861,6 +880,66 @@ fn scatter_model(c: &mut Checker<'_>, obstacles: &[&str], s: &RawScatter) -> Opt
         angle_spread: angle_spread?,
         value_threshold: s.value_threshold.as_ref().map_or(0.0, |x| x.value),
         value: value?,
+        look: look.into_iter().collect::<Option<_>>()?,
+    })
+}
+
+/// The largest size of a look's part, in tiles: a scatter model decorates one tile.
+const MAX_PART_SIZE: f64 = 4.0;
+
+fn look_part(c: &mut Checker<'_>, p: &RawPart) -> Option<LookPart> {
+    let shape = LookShape::ALL
+        .iter()
+        .find(|(name, _)| *name == p.shape.value)
+        .map(|&(_, shape)| shape);
+    if shape.is_none() {
+        c.error(
+            &p.shape,
+            format!("unknown shape `{}`", p.shape.value),
+            "expected box, sphere, cylinder, cone or capsule",
+        );
+        if let Some(hint) = did_you_mean(&p.shape.value, LookShape::ALL.iter().map(|(n, _)| *n)) {
+            c.help(hint);
+        }
+    }
+    let size = match &p.size {
+        Some(size) if size.value.iter().any(|x| *x <= 0.0 || *x > MAX_PART_SIZE) => {
+            c.error(
+                size,
+                "a part's size is out of range",
+                "each between 0 (not included) and 4",
+            );
+            None
+        }
+        Some(size) => Some(size.value),
+        None => {
+            c.error(
+                &p.shape,
+                "the part has no `size`",
+                "`size` expected after its colour",
+            );
+            c.help("write its width, height and depth in tiles: `size 0.2 0.4 0.2`");
+            None
+        }
+    };
+    let glow = match &p.glow {
+        Some(g) if !(0.0..=1.0).contains(&g.value) => {
+            c.error(
+                g,
+                format!("glow {} is out of range", g.value),
+                "between 0 and 1",
+            );
+            None
+        }
+        g => Some(g.as_ref().map_or(0.0, |g| g.value)),
+    };
+    Some(LookPart {
+        shape: shape?,
+        color: p.color,
+        size: size?,
+        at: p.at.as_ref().map_or([0.0; 3], |a| a.value),
+        turn: p.turn.as_ref().map_or([0.0; 3], |t| t.value),
+        glow: glow?,
     })
 }
 

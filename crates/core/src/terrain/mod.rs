@@ -7,7 +7,9 @@
 //!
 //! Extensions to the thesis's format (documented in `docs/worldgen.md`): keys may be letters or
 //! digits, `collision` is optional, a `surface_colors { G 4c9a3f ... }` block gives colours for
-//! pictures and the client, `surface_names { G Grass ... }` names surfaces for the player, `obstacles` / `scatterer` may be left out (no obstacles / models),
+//! pictures and the client, `surface_names { G Grass ... }` names surfaces for the player,
+//! `water_surfaces W` are drawn as moving water, a scatter model's `look { ... }` gives its
+//! models primitive parts, `obstacles` / `scatterer` may be left out (no obstacles / models),
 //! `generator layered` swaps the wave function collapse for the layered generator, `paths lattice`
 //! lays the main paths along a logic grid, and `build_near_paths true` keeps buildings next to
 //! the paths.
@@ -49,6 +51,8 @@ pub struct TerrainType {
     pub surface_colors: BTreeMap<char, [u8; 3]>,
     /// Optional names per surface, for the player (`surface_names`).
     pub surface_names: BTreeMap<char, String>,
+    /// Surfaces the client draws as moving water (`water_surfaces`; none when not given).
+    pub water_surfaces: Vec<char>,
     /// The wave-function-collapse modules, in declaration order.
     pub modules: Vec<Module>,
     /// The obstacles, in declaration order. Affinities refer to this order.
@@ -60,13 +64,22 @@ pub struct TerrainType {
 }
 
 impl TerrainType {
-    /// Whether `other` makes the same worlds: everything equal but the colours and the names,
-    /// which only change how a world looks.
+    /// Whether `other` makes the same worlds: everything equal but the colours, the names and
+    /// the scatter models' looks, which only change how a world looks.
     pub fn same_worlds(&self, other: &TerrainType) -> bool {
         let looks = |t: &TerrainType| TerrainType {
             display_name: String::new(),
             surface_colors: BTreeMap::new(),
             surface_names: BTreeMap::new(),
+            water_surfaces: Vec::new(),
+            scatter: t
+                .scatter
+                .iter()
+                .map(|s| ScatterModel {
+                    look: Vec::new(),
+                    ..s.clone()
+                })
+                .collect(),
             ..t.clone()
         };
         looks(self) == looks(other)
@@ -342,6 +355,54 @@ pub struct ScatterModel {
     pub value_threshold: f64,
     /// The noise expression (a sum of these nodes).
     pub value: Vec<NoiseExpr>,
+    /// How the client draws an instance (`look { ... }`): parts standing on the ground at the
+    /// instance's point; empty gives the client's plain rock.
+    pub look: Vec<LookPart>,
+}
+
+/// One primitive part of a scatter model's look, in the model space of blueprint models
+/// (`content::model`): a tile is 1 long, `y` is up, the model stands on `y = 0`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LookPart {
+    /// Which primitive.
+    pub shape: LookShape,
+    /// Its colour.
+    pub color: [u8; 3],
+    /// Width (`x`), height (`y`) and depth (`z`) of its bounding box, in tiles.
+    pub size: [f64; 3],
+    /// Where its centre is, in tiles from the model's origin.
+    pub at: [f64; 3],
+    /// Its rotation in degrees about `x`, `y` and `z`, applied in that order.
+    pub turn: [f64; 3],
+    /// How much light it gives off itself, 0 (none) to 1 (bright as its colour).
+    pub glow: f64,
+}
+
+/// The primitive shapes a look's part may have, each filling the part's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LookShape {
+    /// A box.
+    Box,
+    /// A sphere, or an ellipsoid when the size is uneven.
+    Sphere,
+    /// A cylinder standing along `y`.
+    Cylinder,
+    /// A cone, point up.
+    Cone,
+    /// A cylinder with round ends, standing along `y`.
+    Capsule,
+}
+
+impl LookShape {
+    /// Every shape, as written in a file.
+    pub const ALL: [(&'static str, LookShape); 5] = [
+        ("box", LookShape::Box),
+        ("sphere", LookShape::Sphere),
+        ("cylinder", LookShape::Cylinder),
+        ("cone", LookShape::Cone),
+        ("capsule", LookShape::Capsule),
+    ];
 }
 
 /// A node of a noise expression (thesis 3.5.3).

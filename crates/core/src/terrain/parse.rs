@@ -70,6 +70,7 @@ pub(super) struct Raw {
     pub max_height: Option<Sp<u32>>,
     pub surface_colors: Vec<(Sp<char>, [u8; 3])>,
     pub surface_names: Vec<(Sp<char>, String)>,
+    pub water_surfaces: Option<Sp<String>>,
     pub modules: Option<Sp<Vec<RawModule>>>,
     pub phases: Option<Sp<Vec<Vec<Sp<String>>>>>,
     pub obstacles: Vec<RawObstacle>,
@@ -114,6 +115,18 @@ pub(super) struct RawScatter {
     pub angle_spread: Option<Sp<f64>>,
     pub value_threshold: Option<Sp<f64>>,
     pub value: Option<Vec<RawNode>>,
+    pub look: Option<Vec<RawPart>>,
+}
+
+/// One part of a scatter model's `look`, as written.
+#[derive(Debug)]
+pub(super) struct RawPart {
+    pub shape: Sp<String>,
+    pub color: [u8; 3],
+    pub size: Option<Sp<[f64; 3]>>,
+    pub at: Option<Sp<[f64; 3]>>,
+    pub turn: Option<Sp<[f64; 3]>>,
+    pub glow: Option<Sp<f64>>,
 }
 
 #[derive(Debug)]
@@ -247,6 +260,8 @@ fn describe(rule: Rule) -> Option<String> {
         Rule::corner => "a tile `<surface><height><slant>`, e.g. `G0x`",
         Rule::edge => "an edge key (one letter or digit)",
         Rule::module | Rule::obstacle | Rule::scatter_model => "`* <Name> { ... }`",
+        Rule::look_part => "a part `<shape> <rrggbb> size <x y z>`",
+        Rule::part_shape => "a shape (box, sphere, cylinder, cone, capsule)",
         Rule::phase => "a phase (obstacle names on one line)",
         Rule::nodes | Rule::open => "`{`",
         Rule::close => "`}`",
@@ -291,6 +306,13 @@ fn surface_names(prop: Pair<'_, Rule>) -> Vec<(Sp<char>, String)> {
             Some((Sp::new(c, &key), name.as_str().replace('_', " ")))
         })
         .collect()
+}
+
+/// A `color` pair (six hex digits) as its three bytes.
+fn rgb(color: &Pair<'_, Rule>) -> [u8; 3] {
+    let hex = color.as_str();
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+    [byte(0), byte(2), byte(4)]
 }
 
 /// The value part of a `keyword value` property.
@@ -404,6 +426,7 @@ impl Reader<'_> {
                 Rule::free_edges => self.set_string(&mut raw.free_edges, &prop),
                 Rule::blocked_edges => self.set_string(&mut raw.blocked_edges, &prop),
                 Rule::max_height => self.set_integer(&mut raw.max_height, &prop),
+                Rule::water_surfaces => self.set_string(&mut raw.water_surfaces, &prop),
                 Rule::surface_colors => {
                     self.once(&mut colors_seen, &prop, Some(()));
                     raw.surface_colors.extend(self.surface_colors(prop));
@@ -441,11 +464,48 @@ impl Reader<'_> {
                 continue;
             };
             let c = key.as_str().chars().next().unwrap_or('?');
-            let hex = color.as_str();
-            let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
-            out.push((Sp::new(c, &key), [byte(0), byte(2), byte(4)]));
+            out.push((Sp::new(c, &key), rgb(&color)));
         }
         out
+    }
+
+    fn look(&mut self, prop: Pair<'_, Rule>) -> Vec<RawPart> {
+        let mut out = Vec::new();
+        for part in items(prop).skip(1) {
+            let mut inner = items(part);
+            let (Some(shape), Some(color)) = (inner.next(), inner.next()) else {
+                continue;
+            };
+            let mut raw = RawPart {
+                shape: Sp::new(shape.as_str().to_string(), &shape),
+                color: rgb(&color),
+                size: None,
+                at: None,
+                turn: None,
+                glow: None,
+            };
+            for p in inner {
+                match p.as_rule() {
+                    Rule::part_size => self.set_triple(&mut raw.size, &p),
+                    Rule::part_at => self.set_triple(&mut raw.at, &p),
+                    Rule::part_turn => self.set_triple(&mut raw.turn, &p),
+                    Rule::part_glow => self.set_number(&mut raw.glow, &p),
+                    _ => {}
+                }
+            }
+            out.push(raw);
+        }
+        out
+    }
+
+    /// Reads a property of three numbers (`size 0.2 0.4 0.2`) into `slot`.
+    fn set_triple(&mut self, slot: &mut Option<Sp<[f64; 3]>>, pair: &Pair<'_, Rule>) {
+        let numbers: Vec<f64> = items(pair.clone())
+            .skip(1)
+            .filter_map(|n| self.number_value(&n).map(|x| x.value))
+            .collect();
+        let v = <[f64; 3]>::try_from(numbers).ok().map(|v| Sp::new(v, pair));
+        self.once(slot, pair, v);
     }
 
     fn modules(&mut self, prop: Pair<'_, Rule>) -> Vec<RawModule> {
@@ -578,6 +638,7 @@ impl Reader<'_> {
             angle_spread: None,
             value_threshold: None,
             value: None,
+            look: None,
         };
         for p in inner {
             match p.as_rule() {
@@ -593,6 +654,10 @@ impl Reader<'_> {
                 Rule::radius_gain => self.set_number(&mut s.radius_gain, &p),
                 Rule::angle_spread => self.set_number(&mut s.angle_spread, &p),
                 Rule::value_threshold => self.set_number(&mut s.value_threshold, &p),
+                Rule::look => {
+                    let v = Some(self.look(p.clone()));
+                    self.once(&mut s.look, &p, v);
+                }
                 _ => {}
             }
         }

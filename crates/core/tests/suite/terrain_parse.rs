@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use rampart_core::diagnostics::{Diagnostic, SourceFile};
 use rampart_core::terrain::{
-    Direction, Generator, NoiseExpr, ObstacleKind, PathSolver, TerrainType, parse_terrain,
+    Direction, Generator, LookShape, NoiseExpr, ObstacleKind, PathSolver, TerrainType,
+    parse_terrain,
 };
 
 fn parse(text: &str) -> Result<TerrainType, Vec<Diagnostic>> {
@@ -577,4 +578,65 @@ fn surfaces_have_names_for_the_player_and_mistakes_point_at_the_key() {
             assert!(t.surface_names.contains_key(s), "{}: `{s}`", path.display());
         }
     }
+}
+
+#[test]
+fn scatter_models_have_looks_and_water_is_listed() {
+    let looked = |look: &str| {
+        BASE.replacen(
+            "        prefab rock\n",
+            &format!("        prefab rock\n        look {{\n{look}        }}\n"),
+            1,
+        )
+    };
+    let t = parse(&looked(
+        "            cone 2f6b3a size 0.3 0.4 0.3 at 0 0.2 0 turn 0 90 0\n            sphere f2b632 size 0.1 0.1 0.1 glow 0.8\n",
+    ))
+    .unwrap();
+    let look = &t.scatter[0].look;
+    assert_eq!(look.len(), 2);
+    assert_eq!(look[0].shape, LookShape::Cone);
+    assert_eq!(look[0].color, [0x2f, 0x6b, 0x3a]);
+    assert_eq!(look[0].size, [0.3, 0.4, 0.3]);
+    assert_eq!(look[0].at, [0.0, 0.2, 0.0]);
+    assert_eq!(look[0].turn, [0.0, 90.0, 0.0]);
+    assert_eq!((look[1].at, look[1].glow), ([0.0; 3], 0.8));
+    assert!(parse(BASE).unwrap().scatter[0].look.is_empty());
+    // A look changes how a world reads, not the world.
+    assert!(t.same_worlds(&parse(BASE).unwrap()));
+    // Line 35 is the first part's.
+    let d = one_error(
+        &looked("            cnoe 2f6b3a size 0.3 0.4 0.3\n"),
+        "unknown shape `cnoe`",
+        35,
+        13,
+    );
+    assert!(d.render(false).contains("cone"), "{}", d.render(false));
+    one_error(
+        &looked("            box 2f6b3a at 0 0 0\n"),
+        "the part has no `size`",
+        35,
+        13,
+    );
+    one_error(
+        &looked("            box 2f6b3a size 0.3 0 0.3\n"),
+        "a part's size is out of range",
+        35,
+        24,
+    );
+    one_error(
+        &looked("            box 2f6b3a size 0.3 0.3 0.3 glow 2\n"),
+        "glow 2 is out of range",
+        35,
+        46,
+    );
+    let water = |keys: &str| {
+        BASE.replacen(
+            "max_height 2\n",
+            &format!("max_height 2\nwater_surfaces {keys}\n"),
+            1,
+        )
+    };
+    assert_eq!(parse(&water("W")).unwrap().water_surfaces, ['W']);
+    one_error(&water("WX"), "surface `X` is not declared", 7, 17);
 }
