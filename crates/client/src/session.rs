@@ -1,7 +1,10 @@
 //! The run being played and its current battle, entering the map's rooms and taking a finished
 //! battle into the run, and the clock that drives the battle: 20 ticks per second of game time
 //! at 1× or 2×, paused or not. Speed only changes how many ticks run per frame, never what a tick
-//! does, so the result is the same at every speed.
+//! does, so the result is the same at every speed. The clock follows real time: a slow frame
+//! (a software renderer draws a few a second) runs the ticks it owes, up to a second of game time
+//! and a budget of wall time, so the battle keeps its 20 ticks a second whenever the simulation
+//! itself can.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -22,8 +25,14 @@ use rampart_core::mapgen::NodeId;
 use rampart_core::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
 use rampart_core::worldgen::{Pos, World};
 
-/// The most ticks one frame runs, so a slow frame does not snowball into slower ones.
-const MAX_TICKS_PER_FRAME: u32 = 8;
+/// The most game time one frame catches up, in seconds at 1× (times the speed): longer frames
+/// (a stall, a window dragged) slow the clock rather than jump the battle ahead.
+const MAX_CATCH_UP: f32 = 1.0;
+
+/// The wall time one frame may spend on ticks. When ticks themselves are slow, running all that
+/// is owed would make the next frame slower still and snowball; past this budget the rest of
+/// the owed time is dropped and the clock runs slow instead.
+const TICK_BUDGET: Duration = Duration::from_millis(120);
 
 /// The session being played, if any. Kept on the main thread: a battle holds its scripts' Lua
 /// state, which never leaves the thread that made it.
@@ -51,7 +60,7 @@ pub struct Session {
     pub speed: u32,
     /// Whether the clock stands still.
     pub paused: bool,
-    /// Game time not yet turned into ticks, in seconds.
+    /// Game time not yet turned into ticks, in ticks (whole seconds of it stay exact).
     carry: f32,
     /// Where each entity stood before the last tick, for drawing in between.
     before: HashMap<EntityId, Position>,
@@ -231,7 +240,7 @@ impl Session {
 
     /// How far the clock is between the last tick and the next, 0 to 1.
     pub fn between_ticks(&self) -> f32 {
-        (self.carry * TICKS_PER_SECOND as f32).clamp(0.0, 1.0)
+        self.carry.clamp(0.0, 1.0)
     }
 
     /// Where entity `id` is drawn now: between where it stood before the last tick and where
@@ -362,20 +371,23 @@ impl Session {
         }
     }
 
-    /// Runs the ticks that `seconds` of real time make at the current speed.
-    fn advance(&mut self, seconds: f32) {
+    /// Runs the ticks that `seconds` of real time make at the current speed, within the frame's
+    /// bounds ([`MAX_CATCH_UP`], [`TICK_BUDGET`]); returns how many ran.
+    fn advance(&mut self, seconds: f32) -> u32 {
         if self.paused || matches!(self.battle.phase(), Phase::Won | Phase::Lost) {
-            return;
+            return 0;
         }
-        let tick = 1.0 / TICKS_PER_SECOND as f32;
-        self.carry += seconds * self.speed as f32;
+        let speed = self.speed as f32;
+        self.carry += seconds.min(MAX_CATCH_UP) * speed * TICKS_PER_SECOND as f32;
+        let started = Instant::now();
         let mut ran = 0;
-        while self.carry >= tick && ran < MAX_TICKS_PER_FRAME * self.speed {
+        while self.carry >= 1.0 && started.elapsed() < TICK_BUDGET {
             self.step();
-            self.carry -= tick;
+            self.carry -= 1.0;
             ran += 1;
         }
-        self.carry = self.carry.min(tick);
+        self.carry = self.carry.min(1.0);
+        ran
     }
 }
 
@@ -396,7 +408,9 @@ impl Plugin for SessionPlugin {
     }
 }
 
-fn tick(mut game: NonSendMut<Game>, time: Res<Time>, layers: Res<Layers>) {
+// Real time, not the virtual clock, which caps a frame at a quarter of a second and so would
+// slow the battle on a renderer drawing fewer than four frames a second.
+fn tick(mut game: NonSendMut<Game>, time: Res<Time<Real>>, layers: Res<Layers>) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
@@ -506,6 +520,31 @@ fn show_notices(game: NonSend<Game>, mut lines: Query<&mut Text, With<NoticeLine
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rampart_core::modding::{ModDir, ModSet, ModSettings, Origin};
+
+    fn session() -> Session {
+        let dirs = [ModDir {
+            path: std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("mods"),
+            origin: Origin::Game,
+        }];
+        let (db, _) = ContentDb::load(&ModSet::discover(&dirs, &ModSettings::default()));
+        Session::start(&Arc::new(db), RunConfig::new(1)).unwrap()
+    }
+
+    #[test]
+    fn a_slow_frame_runs_every_tick_it_owes_up_to_a_second() {
+        let mut s = session();
+        // One frame a second still plays 20 ticks a second (the bound of 8 a frame, or the
+        // virtual clock's quarter second, would have played 8 or 5).
+        assert_eq!(s.advance(1.0), TICKS_PER_SECOND as u32);
+        assert_eq!(s.advance(0.25), TICKS_PER_SECOND as u32 / 4);
+        // A stall of five seconds catches up one.
+        assert_eq!(s.advance(5.0), TICKS_PER_SECOND as u32);
+        s.speed = 2;
+        assert_eq!(s.advance(0.5), TICKS_PER_SECOND as u32);
+        s.paused = true;
+        assert_eq!(s.advance(1.0), 0);
+    }
 
     #[test]
     fn the_same_problem_is_kept_once_with_a_count() {

@@ -1,5 +1,5 @@
-//! The player's settings: volumes, the window, the UI's scale, the keys, reduced motion and the
-//! colour-blind palette. They are kept in `settings.ron` beside the player's profile, written
+//! The player's settings: volumes, the window, the UI's scale, low quality for slow renderers,
+//! the keys, reduced motion and the colour-blind palette. They are kept in `settings.ron` beside the player's profile, written
 //! atomically (the previous file stays as `settings.ron.bak`) whenever one changes, and applied
 //! at once. A file that cannot be read, or binds a key twice, gives way to the defaults with a
 //! notice naming its file, line and column; the game never stops for it.
@@ -57,6 +57,9 @@ pub struct Settings {
     pub resolution: (u32, u32),
     /// The size of the UI's text and panels: 1 is as designed.
     pub ui_scale: f32,
+    /// Cheaper drawing for slow renderers: no shadows, no edge smoothing, fewer particles
+    /// ([`Settings::particles`]).
+    pub low_quality: bool,
     /// The keys of every control.
     pub keys: Bindings,
     /// Fewer things move: the camera turns at once, pop-ups and flashes stay where they
@@ -77,6 +80,7 @@ impl Default for Settings {
             window_mode: WindowChoice::Windowed,
             resolution: (1280, 720),
             ui_scale: 1.0,
+            low_quality: false,
             keys: Bindings::default(),
             reduced_motion: false,
             colour_blind: false,
@@ -152,6 +156,8 @@ pub enum Change {
     Resolution(u32, u32),
     /// The UI's scale.
     UiScale(f32),
+    /// Low quality on or off.
+    LowQuality(bool),
     /// Reduced motion on or off.
     ReducedMotion(bool),
     /// The colour-blind palette on or off.
@@ -205,6 +211,16 @@ impl Settings {
         self
     }
 
+    /// How many of `full` live particles to keep: all of them, or a third in low quality (at
+    /// least one, so an effect still shows).
+    pub fn particles(&self, full: usize) -> usize {
+        if self.low_quality {
+            full.div_ceil(3)
+        } else {
+            full
+        }
+    }
+
     /// Makes `change`.
     pub fn change(&mut self, change: &Change) {
         match *change {
@@ -217,6 +233,7 @@ impl Settings {
             Change::WindowMode(mode) => self.window_mode = mode,
             Change::Resolution(w, h) => self.resolution = (w, h),
             Change::UiScale(scale) => self.ui_scale = scale,
+            Change::LowQuality(on) => self.low_quality = on,
             Change::ReducedMotion(on) => self.reduced_motion = on,
             Change::ColourBlind(on) => self.colour_blind = on,
             Change::ResetKeys => self.keys = Bindings::default(),
@@ -318,6 +335,8 @@ impl Plugin for SettingsPlugin {
                 Update,
                 (apply_display, apply_palette).run_if(resource_changed::<Settings>),
             )
+            // Every frame: a battle's sun comes and goes with its screen.
+            .add_systems(Update, apply_quality)
             // Every frame: the window may be resized.
             .add_systems(Update, fit_ui_scale);
     }
@@ -395,6 +414,26 @@ fn apply_display(
     }
 }
 
+/// Shadows and edge smoothing as the quality setting says.
+fn apply_quality(
+    settings: Res<Settings>,
+    mut lights: Query<&mut DirectionalLight>,
+    mut cameras: Query<&mut Msaa, With<Camera3d>>,
+) {
+    let full = !settings.low_quality;
+    for mut light in &mut lights {
+        if light.shadow_maps_enabled != full {
+            light.shadow_maps_enabled = full;
+        }
+    }
+    let msaa = if full { Msaa::Sample4 } else { Msaa::Off };
+    for mut m in &mut cameras {
+        if *m != msaa {
+            *m = msaa;
+        }
+    }
+}
+
 fn apply_palette(settings: Res<Settings>, mut palette: ResMut<Palette>) {
     let wanted = Palette::of(&settings);
     if *palette != wanted {
@@ -430,6 +469,7 @@ mod tests {
         settings.change(&Change::WindowMode(WindowChoice::Borderless));
         settings.change(&Change::UiScale(1.25));
         settings.change(&Change::ColourBlind(true));
+        settings.change(&Change::LowQuality(true));
         settings
             .keys
             .bind(
@@ -448,6 +488,15 @@ mod tests {
         settings.save(&path).unwrap();
         assert!(files::backup_of(&path).is_file());
         assert_eq!(Settings::load(&path).0, settings);
+    }
+
+    #[test]
+    fn low_quality_keeps_a_third_of_the_particles() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.particles(300), 300);
+        settings.change(&Change::LowQuality(true));
+        assert_eq!(settings.particles(300), 100);
+        assert_eq!(settings.particles(1), 1);
     }
 
     #[test]

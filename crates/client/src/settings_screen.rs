@@ -209,6 +209,17 @@ fn row(
 }
 
 /// On and Off buttons for a switch.
+/// A row with an On/Off switch for a setting that is `on` now, and what it does below it.
+fn switch_row(
+    c: &mut ChildSpawnerCommands,
+    name: &str,
+    (on, change): (bool, fn(bool) -> Change),
+    explained: &str,
+) {
+    row(c, name, |r| switch(r, on, change));
+    c.spawn(label(explained, 13.0, MUTED));
+}
+
 fn switch(r: &mut ChildSpawnerCommands, on: bool, change: fn(bool) -> Change) {
     r.spawn(sized_choice_button(
         "On",
@@ -302,24 +313,26 @@ fn general(
             MUTED,
         ));
     }
+    switch_row(
+        c,
+        "Low quality",
+        (settings.low_quality, Change::LowQuality),
+        "For slow computers: no shadows, no edge smoothing, fewer particles.",
+    );
     c.spawn(heading("Accessibility"));
-    row(c, "Reduced motion", |r| {
-        switch(r, settings.reduced_motion, Change::ReducedMotion);
-    });
-    c.spawn(label(
+    switch_row(
+        c,
+        "Reduced motion",
+        (settings.reduced_motion, Change::ReducedMotion),
         "The view turns at once; numbers, flashes and pointers do not move or pulse.",
-        13.0,
-        MUTED,
-    ));
-    row(c, "Colour-blind", |r| {
-        switch(r, settings.colour_blind, Change::ColourBlind);
-    });
-    c.spawn(label(
+    );
+    switch_row(
+        c,
+        "Colour-blind",
+        (settings.colour_blind, Change::ColourBlind),
         "Ranges blue and orange, better and worse values blue and orange, and the kinds, \
          HP bars and map keys in colours that stay apart without red and green.",
-        13.0,
-        MUTED,
-    ));
+    );
 }
 
 /// Every control and its keys; the key waiting for a press has a gold border.
