@@ -71,6 +71,9 @@ pub struct Rig {
     pub zoom: f32,
     /// Middle-drag distance not yet turned into a quarter turn.
     drag: f32,
+    /// Added to where the camera stands this frame, for effects that move the view without
+    /// moving what it looks at (a shake); zero otherwise, and never saved.
+    pub offset: Vec3,
     /// The world this rig framed last (its seed and size), so a new level is framed once.
     framed: Option<(u64, i32, i32)>,
 }
@@ -131,6 +134,7 @@ fn spawn(mut commands: Commands) {
             yaw: FRAC_PI_4,
             zoom: 20.0,
             drag: 0.0,
+            offset: Vec3::ZERO,
             framed: None,
         },
         Transform::default(),
@@ -325,7 +329,7 @@ fn place(
     let rotation = view_rotation(rig.yaw, pitch);
     // Built from the rotation, not `looking_at`, which has no up direction straight down.
     *transform = Transform {
-        translation: rig.focus + rotation * Vec3::Z * 60.0,
+        translation: rig.focus + rotation * Vec3::Z * 60.0 + rig.offset,
         rotation,
         ..default()
     };

@@ -1,10 +1,11 @@
-//! Drawn on the ground (thesis 2.7, 3.10): the tiles a selected building could go on, tinted
-//! blue; for a building that needs a deposit, the tiles rich in fuel (yellow, as fuel's icon)
-//! and in minerals (orange, as materials'; the colour-blind palette's blue and orange) framed; the range of what is being placed or the selected tower
+//! Drawn on the ground (thesis 2.7, 3.10): the tiles a selected building could go on, outlined
+//! (a dark edge, a band of blue) and tinted; for a building that needs a deposit, the tiles rich
+//! in fuel (yellow, as fuel's icon) and in minerals (orange, as materials'; the colour-blind
+//! palette's blue and orange) framed; the range of what is being placed or the selected tower
 //! or ability — green where any attacker can be hit, yellow where only large ones can (the
-//! colour-blind palette's blue and orange) — at 8 samples per tile edge, refined over a few
-//! frames so that no frame waits for it; and the hovered and selected tiles' outlines. It is
-//! one picture laid over the tile tops, updated pixel by pixel.
+//! colour-blind palette's blue and orange), as a ring with a faint fill — at 8 samples per tile
+//! edge, refined over a few frames so that no frame waits for it; and the hovered and selected
+//! tiles' outlines. It is one picture laid over the tile tops, updated pixel by pixel.
 
 use std::sync::Arc;
 
@@ -316,6 +317,14 @@ fn deposits(world: &World, deposit: Deposit, palette: &Palette) -> Vec<(Pos, [u8
         .collect()
 }
 
+/// The dark outer edge of a valid tile.
+const EDGE: [u8; 4] = [12, 18, 32, 220];
+
+/// `rgba` without its transparency.
+fn opaque([r, g, b, _]: [u8; 4]) -> [u8; 4] {
+    [r, g, b, 255]
+}
+
 /// The hovered tile's outline: a lighter blue.
 const HOVERED: [u8; 4] = [150, 200, 255, 230];
 /// The selected tile's outline.
@@ -352,14 +361,58 @@ fn draw(
             put(column, row, [0, 0, 0, 0]);
         }
     }
+    // The range as a ring with a faint fill: a filled area would tint the ghost and the tiles'
+    // outlines under it until valid and refused looked alike. The fill goes under the valid
+    // tiles' outlines, the ring over them.
+    let reach = |column: usize, row: usize| {
+        let bits = range.map_or(0, |map| map.cell(column, row));
+        if bits & RangeMap::SMALL != 0 {
+            2
+        } else if bits & RangeMap::LARGE != 0 {
+            1
+        } else {
+            0
+        }
+    };
+    let range_shown = range.is_some_and(|map| map.columns == w && map.rows == h);
+    let colour_of = |reach: u8| {
+        if reach == 2 {
+            palette.range_any
+        } else {
+            palette.range_large
+        }
+    };
+    // On the ring where a neighbour reaches less far (the map's edge too).
+    let on_ring = |column: usize, row: usize, here: u8| {
+        [(0, 1), (2, 1), (1, 0), (1, 2)].iter().any(|&(dc, dr)| {
+            match ((column + dc).checked_sub(1), (row + dr).checked_sub(1)) {
+                (Some(c), Some(r)) if c < w && r < h => reach(c, r) < here,
+                _ => true,
+            }
+        })
+    };
+    if range_shown {
+        for row in 0..h {
+            for column in 0..w {
+                let here = reach(column, row);
+                if here > 0 {
+                    let [r, g, b, a] = colour_of(here);
+                    put(column, row, [r, g, b, a / 3]);
+                }
+            }
+        }
+    }
+    // Valid tiles: a dark edge and a solid band of the valid colour inside it around a light
+    // tint, so the outline reads on white snow and grey rock alike.
     for p in valid.unwrap_or_default() {
         for r in 0..per {
             for c in 0..per {
-                put(
-                    p.x as usize * per + c,
-                    p.y as usize * per + r,
-                    palette.valid,
-                );
+                let rgba = match r.min(c).min(per - 1 - r).min(per - 1 - c) {
+                    0 => EDGE,
+                    1 => opaque(palette.valid),
+                    _ => palette.valid,
+                };
+                put(p.x as usize * per + c, p.y as usize * per + r, rgba);
             }
         }
     }
@@ -375,17 +428,12 @@ fn draw(
             }
         }
     }
-    if let Some(map) = range
-        && map.columns == w
-        && map.rows == h
-    {
+    if range_shown {
         for row in 0..h {
             for column in 0..w {
-                let bits = map.cell(column, row);
-                if bits & RangeMap::SMALL != 0 {
-                    put(column, row, palette.range_any);
-                } else if bits & RangeMap::LARGE != 0 {
-                    put(column, row, palette.range_large);
+                let here = reach(column, row);
+                if here > 0 && on_ring(column, row, here) {
+                    put(column, row, opaque(colour_of(here)));
                 }
             }
         }

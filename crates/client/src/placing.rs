@@ -1,7 +1,8 @@
 //! Selecting and placing (thesis 4.2.2–4.2.3): the cursor's ray meets the terrain; the tile,
 //! building or attacker under it is hovered and a click selects it; a selected blueprint shows
-//! a preview there — blue where it can go, red with the reason where it cannot — with its range
-//! drawn on the ground; R turns it, a click places and pays, abilities stay selected after use;
+//! a preview there — solid green where it can go, red with the reason beside it where it cannot
+//! ("Cannot use here" for an ability, whose preview stays on the map) — with its range drawn on
+//! the ground; R turns it, a click places and pays, abilities stay selected after use;
 //! right click or Esc deselects, Delete (the key or the info panel's button) removes a building,
 //! Tab and Ctrl+Tab change a tower's targeting priority (the keys are the player's bindings).
 //! The info panel shows the selected (or hovered) thing's name and description. The world is
@@ -22,7 +23,7 @@ use super::settings::Settings;
 use super::ui::{Action, button, label};
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::{EntityKind, PlayerCommand, Position};
-use rampart_core::content::{BlueprintId, Placement};
+use rampart_core::content::{BlueprintId, BlueprintKind, Placement};
 use rampart_core::worldgen::LEVEL_HEIGHT;
 
 /// Hovering, selecting and placing.
@@ -65,9 +66,18 @@ pub struct Cursor {
     pub over_ui: bool,
 }
 
-/// The ghost of the blueprint being placed, and the range drawn with it.
+/// The ghost of the blueprint being placed.
 #[derive(Component)]
 struct Ghost;
+
+/// Why the ghost's spot is refused, written beside the ghost.
+#[derive(Component)]
+struct Refusal;
+
+/// The ghost's colour where it can go, and where it cannot; nearly opaque, so the range drawn
+/// under it does not tint the one toward the other.
+const GHOST_VALID: Color = Color::srgba(0.2, 0.85, 0.3, 0.85);
+const GHOST_REFUSED: Color = Color::srgba(0.95, 0.2, 0.15, 0.85);
 
 /// The info panel and its two texts.
 #[derive(Component)]
@@ -141,11 +151,13 @@ fn spawn_panel(
                 children![button("Delete", Action::Delete)],
             ));
         });
-    // The ghost is a see-through, unlit box, hidden until a blueprint is being placed.
+    // The ghost is an unlit box, hidden until a blueprint is being placed, with a dark outline:
+    // a larger copy showing only its back faces.
+    let block = meshes.add(Cuboid::new(0.8, 0.5, 0.8));
     let ghost = (
-        Mesh3d(meshes.add(Cuboid::new(0.8, 0.5, 0.8))),
+        Mesh3d(block.clone()),
         MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgba(0.3, 0.5, 1.0, 0.5),
+            base_color: GHOST_VALID,
             alpha_mode: AlphaMode::Blend,
             unlit: true,
             ..default()
@@ -154,7 +166,36 @@ fn spawn_panel(
         Visibility::Hidden,
         DespawnOnExit(Screen::Battle),
     );
-    commands.spawn((Ghost, ghost));
+    let outline = (
+        Mesh3d(block),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: Color::srgb(0.05, 0.05, 0.08),
+            unlit: true,
+            cull_mode: Some(bevy::render::render_resource::Face::Front),
+            ..default()
+        })),
+        Transform::from_scale(Vec3::splat(1.12)),
+    );
+    commands.spawn((Ghost, ghost, children![outline]));
+    commands.spawn((
+        Refusal,
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)),
+            max_width: Val::Px(320.0),
+            display: Display::None,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.08, 0.02, 0.02, 0.9)),
+        // The cursor passes through it: it sits beside the cursor and must not take the world's
+        // clicks.
+        Pickable::IGNORE,
+        DespawnOnExit(Screen::Battle),
+        children![(
+            label("", 15.0, Color::srgb(1.0, 0.72, 0.68)),
+            Pickable::IGNORE
+        )],
+    ));
 }
 
 /// Finds where the cursor's ray meets the ground, and what stands there.
@@ -260,15 +301,35 @@ fn thing_at(session: &Session, x: f64, y: f64) -> Option<Thing> {
     })
 }
 
-/// Where a blueprint would go for a cursor at `(x, y)`: the tile's centre for buildings.
+/// Where a blueprint would go for a cursor at `(x, y)`: the tile's centre for buildings; for
+/// the rest (abilities) the point, kept on the map.
 pub fn spot(session: &Session, blueprint: BlueprintId, (x, y): (f64, f64)) -> Position {
     match session.battle.content().blueprint(blueprint).placement() {
         Placement::Tile { .. } => Position {
             x: x.round(),
             y: y.round(),
         },
-        _ => Position { x, y },
+        _ => match session.battle.field() {
+            Some(field) => {
+                let grid = &field.world().grid;
+                Position {
+                    x: x.clamp(-0.5, f64::from(grid.width) - 0.5),
+                    y: y.clamp(-0.5, f64::from(grid.height) - 0.5),
+                }
+            }
+            None => Position { x, y },
+        },
     }
+}
+
+/// What a refused spot says: "Cannot use here" for an ability, "Cannot place here" for the rest.
+fn refusal(kind: BlueprintKind, why: &str) -> String {
+    let verb = if kind == BlueprintKind::Ability {
+        "use"
+    } else {
+        "place"
+    };
+    format!("Cannot {verb} here: {why}")
 }
 
 fn click(
@@ -307,8 +368,8 @@ fn click(
     }
 }
 
-/// Moves the ghost to the cursor, tints it by whether the placement would work, and shows why
-/// not (the range is drawn on the ground: `overlay.rs`).
+/// Moves the ghost to the cursor, colours it by whether the placement would work, and writes
+/// why not beside it (the range is drawn on the ground: `overlay.rs`).
 fn preview(
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
@@ -320,13 +381,17 @@ fn preview(
         ),
         With<Ghost>,
     >,
+    mut refusals: Query<(&mut Node, &Children), With<Refusal>>,
+    mut texts: Query<&mut Text>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut reason: Local<Option<String>>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
     };
-    let Ok((mut t, mut visible, material)) = ghosts.single_mut() else {
+    let (Ok((mut t, mut visible, material)), Ok((mut node, children))) =
+        (ghosts.single_mut(), refusals.single_mut())
+    else {
         return;
     };
     let planned = match (session.selection.blueprint, cursor.point) {
@@ -335,10 +400,11 @@ fn preview(
     };
     let Some((blueprint, at)) = planned else {
         *visible = Visibility::Hidden;
-        *reason = None;
+        node.display = Display::None;
         return;
     };
-    let id = session.battle.content().blueprint(blueprint).id.clone();
+    let bp = session.battle.content().blueprint(blueprint);
+    let (id, kind) = (bp.id.clone(), bp.kind);
     let check = session.battle.check_place(&id, at);
     let ground = session.battle.field().map_or(0.0, |f| f.ground(at.x, at.y));
     t.translation = to_bevy(at.x, at.y, ground + 0.25);
@@ -347,17 +413,29 @@ fn preview(
     *visible = Visibility::Visible;
     if let Some(mut m) = materials.get_mut(&material.0) {
         m.base_color = if check.is_ok() {
-            Color::srgba(0.3, 0.5, 1.0, 0.55)
+            GHOST_VALID
         } else {
-            Color::srgba(1.0, 0.25, 0.2, 0.55)
+            GHOST_REFUSED
         };
     }
-    let why = check.err();
-    if why != *reason {
-        if let Some(why) = &why {
-            session.notify(format!("Cannot place here: {why}"));
+    // The reason to the right of the ghost, where the cursor does not cover it.
+    let beside = cameras
+        .single()
+        .ok()
+        .and_then(|(camera, eye)| camera.world_to_viewport(eye, t.translation).ok());
+    match (check, beside) {
+        (Err(why), Some(screen)) => {
+            node.display = Display::Flex;
+            node.left = Val::Px(screen.x + 28.0);
+            node.top = Val::Px(screen.y - 12.0);
+            let wanted = refusal(kind, &why);
+            if let Some(mut text) = children.first().and_then(|c| texts.get_mut(*c).ok())
+                && text.0 != wanted
+            {
+                text.0 = wanted;
+            }
         }
-        *reason = why;
+        _ => node.display = Display::None,
     }
 }
 
@@ -603,24 +681,22 @@ fn describe(
     }
 }
 
-/// Places the selected blueprint at the cursor; refused placements say why.
+/// Places the selected blueprint at the cursor. A refused spot does nothing: its reason is
+/// already written beside the ghost, so clicking again adds no lines anywhere.
 pub fn place_at_cursor(session: &mut Session, cursor: &Cursor) {
     let (Some(blueprint), Some(point)) = (session.selection.blueprint, cursor.point) else {
         return;
     };
     let at = spot(session, blueprint, point);
     let bp = session.battle.content().blueprint(blueprint).clone();
-    match session.battle.check_place(&bp.id, at) {
-        Ok(()) => {
-            session.submit(PlayerCommand::Place {
-                blueprint: bp.id.clone(),
-                position: at,
-                rotation: session.selection.rotation,
-            });
-            if bp.kind != rampart_core::content::BlueprintKind::Ability {
-                session.selection.blueprint = None;
-            }
+    if session.battle.check_place(&bp.id, at).is_ok() {
+        session.submit(PlayerCommand::Place {
+            blueprint: bp.id.clone(),
+            position: at,
+            rotation: session.selection.rotation,
+        });
+        if bp.kind != BlueprintKind::Ability {
+            session.selection.blueprint = None;
         }
-        Err(reason) => session.notify(reason),
     }
 }
