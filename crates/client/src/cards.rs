@@ -11,7 +11,7 @@ use glam::{DVec2, DVec3};
 
 use super::palette::Palette;
 use super::rich::{self, Icons};
-use super::ui::{Action, OwnColour, label, scroll_area, wrapping_row};
+use super::ui::{Action, CARD, OwnColour, label, scroll_area, wrapping_row};
 use super::{ClientSet, Screen};
 use rampart_core::battle::BlueprintView;
 use rampart_core::battle::shape::{Frame, contains};
@@ -115,7 +115,7 @@ pub fn spawn_card(
                 border: UiRect::all(Val::Px(2.0)),
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.12, 0.13, 0.17)),
+            BackgroundColor(CARD),
             BorderColor::all(if chosen {
                 Color::WHITE
             } else {
@@ -130,7 +130,7 @@ pub fn spawn_card(
                     align_items: AlignItems::Center,
                     ..default()
                 },
-                BackgroundColor(palette.kind(bp.kind)),
+                BackgroundColor(palette.ground(bp.kind)),
                 Pickable::IGNORE,
             ))
             .with_children(|head| {
@@ -208,20 +208,27 @@ pub fn spawn_card(
         });
 }
 
-/// The run's collection as cards under `parent` (in a scrolling, wrapping row): clicking one
+/// The run's collection as cards, with their augments, each with its slot (a blueprint no loaded
+/// mod has is left out).
+pub fn collection_cards(content: &std::sync::Arc<ContentDb>, run: &Run) -> Vec<(usize, Card)> {
+    run.collection()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| Some((i, Card::of(content, id, run.augments_of(id))?)))
+        .collect()
+}
+
+/// The run's collection as `cards` under `parent` (in a scrolling, wrapping row): clicking one
 /// gives its slot up for what waits for a place (a reward, a shop's blueprint or removal).
 pub fn spawn_collection(
     parent: &mut ChildSpawnerCommands,
     looks: &mut CardLooks,
-    content: &std::sync::Arc<ContentDb>,
-    run: &Run,
+    cards: &[(usize, Card)],
 ) {
     parent.spawn(scroll_area(230.0)).with_children(|area| {
         area.spawn(wrapping_row()).with_children(|row| {
-            for (i, id) in run.collection().iter().enumerate() {
-                if let Some(card) = Card::of(content, id, run.augments_of(id)) {
-                    spawn_card(row, looks, &card, Action::Replace(i), false, 180.0);
-                }
+            for (i, card) in cards {
+                spawn_card(row, looks, card, Action::Replace(*i), false, 180.0);
             }
         });
     });

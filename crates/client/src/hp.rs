@@ -1,14 +1,16 @@
 //! Attackers' HP indicators (thesis 2.6): a bar divided into sections of a power of ten of HP,
 //! the fill coloured by that power (in the player's palette), one size for small attackers and a bigger one for large ones
 //! and bosses; a shield drawn over the bar; the status effects below it as small badges with the
-//! time they have left.
+//! time they have left. A small attacker's bar shows only once there is something to read on it
+//! (it is hurt, shielded or under an effect), so that a crowd walking in unhurt is not a pile
+//! of full bars.
 
 use bevy::prelude::*;
 
 use super::palette::Palette;
 use super::rich::Icons;
 use super::session::Game;
-use super::ui::label;
+use super::ui::{label, show_if};
 use super::units::Follow;
 use super::{ClientSet, Screen};
 use rampart_core::TICKS_PER_SECOND;
@@ -63,7 +65,7 @@ pub fn sections(max_hp: f64) -> Sections {
 /// The bar's size in pixels for an attacker of `size`.
 pub fn bar_size(size: Size) -> Vec2 {
     match size {
-        Size::Small => Vec2::new(32.0, 5.0),
+        Size::Small => Vec2::new(30.0, 4.0),
         Size::Large => Vec2::new(48.0, 7.0),
         Size::Boss => Vec2::new(72.0, 9.0),
     }
@@ -71,7 +73,7 @@ pub fn bar_size(size: Size) -> Vec2 {
 
 /// A status effect's badge: a letter (where no icon is drawn), its colour — for a mod's own
 /// effect its `tint` from `effects.ron`, if it has one — and the time it has left (`3s`, `2w`,
-/// `5x`: the default font has no ×).
+/// `5×`).
 pub fn badge(effect: &Effect, tint: Option<Rgb>) -> (String, Color, String) {
     let (letter, color) = match effect.name.as_str() {
         "burning" => ("B", Color::srgb(1.0, 0.45, 0.1)),
@@ -97,8 +99,14 @@ fn left(effect: &Effect) -> String {
     match effect.lasting {
         Lasting::Ticks(t) => format!("{}s", t.div_ceil(TICKS_PER_SECOND as u32)),
         Lasting::Waves(w) => format!("{w}w"),
-        Lasting::Shots(s) => format!("{s}x"),
+        Lasting::Shots(s) => format!("{s}×"),
     }
+}
+
+/// Whether an attacker's bar shows: always for large attackers and bosses, for a small one only
+/// while it is hurt, shielded or under an effect.
+pub fn shown(size: Size, hp: f64, max_hp: f64, effects: usize) -> bool {
+    size != Size::Small || hp < max_hp || effects > 0
 }
 
 /// An attacker's HP indicator, made for its maximum HP.
@@ -225,9 +233,12 @@ fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2, palet
 fn update_bars(
     mut commands: Commands,
     game: NonSend<Game>,
-    bars: Query<(Entity, &HpBar, &Children)>,
-    mut fills: Query<(&mut Node, &mut BackgroundColor), (With<HpFill>, Without<ShieldFill>)>,
-    mut shields: Query<&mut Node, (With<ShieldFill>, Without<HpFill>)>,
+    mut bars: Query<(Entity, &HpBar, &Children, &mut Node), (Without<HpFill>, Without<ShieldFill>)>,
+    mut fills: Query<
+        (&mut Node, &mut BackgroundColor),
+        (With<HpFill>, Without<ShieldFill>, Without<HpBar>),
+    >,
+    mut shields: Query<&mut Node, (With<ShieldFill>, Without<HpFill>, Without<HpBar>)>,
     mut badges: Query<(Entity, &mut Badges)>,
     icons: Res<Icons>,
     palette: Res<Palette>,
@@ -235,7 +246,7 @@ fn update_bars(
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    for (bar, hp, children) in &bars {
+    for (bar, hp, children, mut node) in &mut bars {
         // The palette may change while the bar is shown (the colour-blind setting).
         let fill = palette.section(sections(hp.max_hp).size);
         let Some(e) = session.battle.entity(hp.attacker) else {
@@ -247,13 +258,18 @@ fn update_bars(
             commands.entity(bar).despawn();
             continue;
         }
+        let content = session.battle.content();
+        let size = match e.kind {
+            EntityKind::Attacker(a) => content.attacker(a).size,
+            _ => Size::Small,
+        };
+        show_if(&mut node, shown(size, e.hp, e.max_hp, e.effects.len()));
         let share = |v: f64| ((v / e.max_hp.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
         let shield = e
             .effects
             .iter()
             .find(|f| f.name == "shield")
             .map_or(0.0, |f| f.magnitude);
-        let content = session.battle.content();
         let tint = |f: &Effect| content.effect_look(&f.name).and_then(|l| l.tint);
         let wanted: Vec<(String, String)> = e
             .effects
@@ -385,7 +401,7 @@ mod tests {
         assert_eq!(badge(&effect("freezing", Lasting::Waves(2)), None).2, "2w");
         assert_eq!(
             badge(&effect("overclocked", Lasting::Shots(5)), None).2,
-            "5x"
+            "5×"
         );
         let chill = effect("frost:chill", Lasting::Ticks(20));
         assert_eq!(badge(&chill, None).0, "F");
@@ -400,5 +416,14 @@ mod tests {
             badge(&effect("burning", Lasting::Ticks(1)), Some(Rgb(0, 0, 0))).1,
             Color::srgb(1.0, 0.45, 0.1)
         );
+    }
+
+    #[test]
+    fn a_crowd_of_unhurt_small_attackers_shows_no_bars() {
+        assert!(!shown(Size::Small, 10.0, 10.0, 0));
+        assert!(shown(Size::Small, 9.5, 10.0, 0));
+        assert!(shown(Size::Small, 10.0, 10.0, 1));
+        assert!(shown(Size::Large, 10.0, 10.0, 0));
+        assert!(shown(Size::Boss, 10.0, 10.0, 0));
     }
 }

@@ -15,11 +15,13 @@ use super::palette::Palette;
 use super::rich;
 use super::session::{Game, Session, shown_blueprints};
 use super::settings::Settings;
-use super::ui::{Action, GOLD, OwnColour, button, cover, label, scroll_area, show_if};
+use super::ui::{
+    Action, GOLD, NOTICE, OwnColour, WARN, button, cover, label, scroll_area, show_if,
+};
 use super::wave_preview::WavePreview;
 use super::{ClientSet, Screen};
 use rampart_core::battle::{EntityKind, Phase};
-use rampart_core::content::{BlueprintId, Size};
+use rampart_core::content::{Blueprint, BlueprintId, Size};
 use rampart_core::run::LevelKind;
 
 /// Builds and updates the HUD.
@@ -146,14 +148,21 @@ fn text(kind: HudText, size: f32, color: Color) -> impl Bundle {
     (kind, label("", size, color))
 }
 
-/// A button whose text the HUD keeps up to date.
-fn live_button(kind: HudText, action: Action) -> impl Bundle {
+/// The height of the HUD's top bar: fixed, so that what hangs below it (the info panel, the
+/// tutorial, the problems) is placed clear of it.
+pub const TOP_BAR_HEIGHT: f32 = 176.0;
+
+/// A button whose text the HUD keeps up to date, `width` pixels wide whatever the text says
+/// (Play and Pause, 1× and 2×), so that nothing beside it moves when it changes.
+fn live_button(kind: HudText, action: Action, width: f32) -> impl Bundle {
     (
         Button,
         action,
         Node {
-            padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)),
+            width: Val::Px(width),
+            padding: UiRect::axes(Val::Px(8.0), Val::Px(8.0)),
             margin: UiRect::all(Val::Px(4.0)),
+            justify_content: JustifyContent::Center,
             ..default()
         },
         BackgroundColor(Color::srgb(0.2, 0.24, 0.32)),
@@ -183,16 +192,20 @@ fn spawn_hud(mut commands: Commands) {
             Bar,
             Node {
                 width: Val::Percent(100.0),
+                height: Val::Px(TOP_BAR_HEIGHT),
                 padding: UiRect::all(Val::Px(8.0)),
-                column_gap: Val::Px(16.0),
+                column_gap: Val::Px(12.0),
                 align_items: AlignItems::FlexStart,
                 ..default()
             },
             BackgroundColor(Color::srgb_u8(BAR_RGB[0], BAR_RGB[1], BAR_RGB[2]).with_alpha(0.9)),
         ))
         .with_children(|top| {
+            // A fixed width: the columns beside it stay put as its texts change.
             top.spawn(Node {
                 flex_direction: FlexDirection::Column,
+                width: Val::Px(350.0),
+                flex_shrink: 0.0,
                 ..default()
             })
             .with_children(|col| {
@@ -200,14 +213,14 @@ fn spawn_hud(mut commands: Commands) {
                 col.spawn(text(HudText::Wave, 30.0, Color::WHITE));
                 col.spawn(Node::default()).with_children(|row| {
                     row.spawn(button("Start wave", Action::StartWave));
-                    row.spawn(live_button(HudText::Pause, Action::Pause));
-                    row.spawn(live_button(HudText::Speed, Action::Speed));
+                    row.spawn(live_button(HudText::Pause, Action::Pause, 84.0));
+                    row.spawn(live_button(HudText::Speed, Action::Speed, 84.0));
                 });
             });
             top.spawn(Node {
                 flex_direction: FlexDirection::Column,
                 row_gap: Val::Px(4.0),
-                width: Val::Px(360.0),
+                width: Val::Px(330.0),
                 ..default()
             })
             .with_children(|col| {
@@ -280,7 +293,7 @@ fn spawn_hud(mut commands: Commands) {
                 Node {
                     flex_direction: FlexDirection::Column,
                     row_gap: Val::Px(4.0),
-                    width: Val::Px(320.0),
+                    width: Val::Px(240.0),
                     display: Display::None,
                     ..default()
                 },
@@ -312,7 +325,7 @@ fn spawn_hud(mut commands: Commands) {
             });
             top.spawn((
                 ProblemsButton,
-                live_button(HudText::Problems, Action::Problems),
+                live_button(HudText::Problems, Action::Problems, 170.0),
             ));
             top.spawn(button("Menu", Action::PauseMenu));
         });
@@ -322,7 +335,7 @@ fn spawn_hud(mut commands: Commands) {
             Node {
                 position_type: PositionType::Absolute,
                 right: Val::Px(8.0),
-                top: Val::Px(120.0),
+                top: Val::Px(TOP_BAR_HEIGHT + 8.0),
                 max_width: Val::Px(640.0),
                 padding: UiRect::all(Val::Px(10.0)),
                 display: Display::None,
@@ -336,68 +349,79 @@ fn spawn_hud(mut commands: Commands) {
                 Color::srgb(1.0, 0.85, 0.85)
             )],
         ));
-        // Middle: the paused banner and notices, which the cursor passes through.
         c.spawn((
             Node {
                 width: Val::Percent(100.0),
                 flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
                 row_gap: Val::Px(8.0),
                 ..default()
             },
             Pickable::IGNORE,
         ))
-        .with_children(|mid| {
-            mid.spawn((
-                PausedBanner,
+        .with_children(|low| {
+            // The paused banner and notices, which the cursor passes through, in one place: just
+            // above the bottom bar, growing upwards, never over the middle of the map.
+            low.spawn((
                 Node {
-                    padding: UiRect::axes(Val::Px(16.0), Val::Px(6.0)),
-                    border: UiRect::all(Val::Px(2.0)),
-                    display: Display::None,
-                    ..default()
-                },
-                BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.85)),
-                BorderColor::all(GOLD),
-                Pickable::IGNORE,
-                // Over the HP bars, which are laid over the world.
-                GlobalZIndex(4),
-                children![(text(HudText::Paused, 24.0, GOLD), Pickable::IGNORE)],
-            ));
-            mid.spawn((
-                text(HudText::Notices, 16.0, Color::srgb(1.0, 0.85, 0.5)),
-                Pickable::IGNORE,
-            ));
-        });
-        // Bottom: materials and energy, the blueprint menu.
-        c.spawn((
-            Bar,
-            Node {
-                width: Val::Percent(100.0),
-                padding: UiRect::all(Val::Px(8.0)),
-                column_gap: Val::Px(16.0),
-                align_items: AlignItems::Center,
-                ..default()
-            },
-            BackgroundColor(BAR),
-        ))
-        .with_children(|bottom| {
-            bottom
-                .spawn(Node {
+                    width: Val::Percent(100.0),
                     flex_direction: FlexDirection::Column,
-                    min_width: Val::Px(200.0),
-                    ..default()
-                })
-                .with_children(|col| {
-                    col.spawn(text(HudText::Materials, 17.0, rich::MATERIALS));
-                    col.spawn(text(HudText::Energy, 17.0, rich::ENERGY));
-                });
-            bottom.spawn((
-                MenuRow(Vec::new(), Palette::standard(), Vec::new()),
-                Node {
-                    column_gap: Val::Px(6.0),
+                    align_items: AlignItems::Center,
+                    row_gap: Val::Px(8.0),
                     ..default()
                 },
-            ));
+                Pickable::IGNORE,
+            ))
+            .with_children(|mid| {
+                mid.spawn((
+                    PausedBanner,
+                    Node {
+                        padding: UiRect::axes(Val::Px(16.0), Val::Px(6.0)),
+                        border: UiRect::all(Val::Px(2.0)),
+                        display: Display::None,
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgba(0.05, 0.06, 0.08, 0.85)),
+                    BorderColor::all(GOLD),
+                    Pickable::IGNORE,
+                    // Over the HP bars, which are laid over the world.
+                    GlobalZIndex(4),
+                    children![(text(HudText::Paused, 24.0, GOLD), Pickable::IGNORE)],
+                ));
+                mid.spawn((text(HudText::Notices, 16.0, NOTICE), Pickable::IGNORE));
+            });
+            // Bottom: materials and energy, the blueprint menu.
+            low.spawn((
+                Bar,
+                Node {
+                    width: Val::Percent(100.0),
+                    padding: UiRect::all(Val::Px(8.0)),
+                    column_gap: Val::Px(16.0),
+                    align_items: AlignItems::Center,
+                    ..default()
+                },
+                BackgroundColor(BAR),
+            ))
+            .with_children(|bottom| {
+                bottom
+                    .spawn(Node {
+                        flex_direction: FlexDirection::Column,
+                        // Fixed: the menu beside it stays put as the numbers grow.
+                        width: Val::Px(210.0),
+                        flex_shrink: 0.0,
+                        ..default()
+                    })
+                    .with_children(|col| {
+                        col.spawn(text(HudText::Materials, 17.0, rich::MATERIALS));
+                        col.spawn(text(HudText::Energy, 17.0, rich::ENERGY));
+                    });
+                bottom.spawn((
+                    MenuRow(Vec::new(), Palette::standard(), Vec::new()),
+                    Node {
+                        column_gap: Val::Px(6.0),
+                        ..default()
+                    },
+                ));
+            });
         });
     });
 }
@@ -478,8 +502,8 @@ fn update_texts(
                 }
             }
             HudText::Speed => match session.speed {
-                1 => "> 1x".into(),
-                n => format!(">> {n}x"),
+                1 => "▶ 1×".into(),
+                n => format!("▶▶ {n}×"),
             },
             HudText::Notices => session
                 .notices
@@ -629,40 +653,53 @@ fn rebuild_menu(
     let content = session.battle.content().clone();
     commands.entity(row).with_children(|r| {
         for (i, &b) in shown.iter().enumerate().take(9) {
-            let bp = content.blueprint(b);
-            r.spawn((
-                Button,
-                Action::Blueprint(i),
-                OwnColour,
-                Node {
-                    flex_direction: FlexDirection::Column,
-                    // Long names wrap; the card grows rather than cutting the cost off.
-                    width: Val::Px(112.0),
-                    min_height: Val::Px(58.0),
-                    padding: UiRect::all(Val::Px(4.0)),
-                    border: UiRect::all(Val::Px(2.0)),
-                    ..default()
-                },
-                BackgroundColor(palette.kind(bp.kind)),
-                BorderColor::all(Color::NONE),
-            ))
-            .with_children(|card| {
-                card.spawn(label(format!("{}{}", keys[i], bp.name), 13.0, Color::WHITE));
-                card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
-                card.spawn((
-                    CooldownShade(b),
-                    Node {
-                        position_type: PositionType::Absolute,
-                        left: Val::Px(0.0),
-                        bottom: Val::Px(0.0),
-                        width: Val::Percent(100.0),
-                        height: Val::Percent(0.0),
-                        ..default()
-                    },
-                    BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
-                ));
-            });
+            menu_card(r, i, &keys[i], b, content.blueprint(b), &palette);
         }
+    });
+}
+
+/// Blueprint `b` as card `i` of the blueprint menu, its key named `key` before its name.
+fn menu_card(
+    r: &mut ChildSpawnerCommands,
+    i: usize,
+    key: &str,
+    b: BlueprintId,
+    bp: &Blueprint,
+    palette: &Palette,
+) {
+    r.spawn((
+        Button,
+        Action::Blueprint(i),
+        OwnColour,
+        Node {
+            flex_direction: FlexDirection::Column,
+            // Nine fit beside the resources at 1280 pixels. Long names wrap; the card grows
+            // rather than cutting the cost off.
+            width: Val::Px(104.0),
+            min_height: Val::Px(58.0),
+            padding: UiRect::all(Val::Px(4.0)),
+            border: UiRect::all(Val::Px(2.0)),
+            ..default()
+        },
+        // White text on the kind's colour darkened; the colour itself is the border's.
+        BackgroundColor(palette.ground(bp.kind)),
+        BorderColor::all(palette.kind(bp.kind)),
+    ))
+    .with_children(|card| {
+        card.spawn(label(format!("{key}{}", bp.name), 13.0, Color::WHITE));
+        card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
+        card.spawn((
+            CooldownShade(b),
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(0.0),
+                bottom: Val::Px(0.0),
+                width: Val::Percent(100.0),
+                height: Val::Percent(0.0),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.55)),
+        ));
     });
 }
 
@@ -671,6 +708,7 @@ fn update_menu(
     mut costs: Query<(&CostText, &mut Text, &mut TextColor)>,
     mut shades: Query<(&CooldownShade, &mut Node)>,
     mut cards: Query<(&Action, &mut BorderColor)>,
+    palette: Res<Palette>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
@@ -689,7 +727,7 @@ fn update_menu(
         color.0 = if session.battle.payment(c).is_ok() {
             Color::WHITE
         } else {
-            Color::srgb(1.0, 0.3, 0.3)
+            WARN
         };
     }
     for (shade, mut node) in &mut shades {
@@ -701,9 +739,15 @@ fn update_menu(
     let shown = shown_blueprints(session);
     for (action, mut border) in &mut cards {
         if let Action::Blueprint(i) = action {
-            let on =
-                shown.get(*i).is_some() && shown.get(*i).copied() == session.selection.blueprint;
-            *border = BorderColor::all(if on { Color::WHITE } else { Color::NONE });
+            let b = shown.get(*i).copied();
+            let on = b.is_some() && b == session.selection.blueprint;
+            // The chosen one white, the others their kind's colour.
+            let kind = b.map(|b| palette.kind(session.battle.content().blueprint(b).kind));
+            *border = BorderColor::all(if on {
+                Color::WHITE
+            } else {
+                kind.unwrap_or(Color::NONE)
+            });
         }
     }
 }
@@ -779,4 +823,81 @@ fn overlays(
                 c.spawn(button(text, action));
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+
+    use super::*;
+    use crate::fit;
+
+    /// The longest each HUD text gets in a long game.
+    fn longest(kind: &HudText) -> &'static str {
+        match kind {
+            HudText::Wave => "Wave 30 / 30",
+            HudText::WavesLeft => "9999 more waves at this fuel rate",
+            HudText::Fuel => "Fuel 99999 / 99999  (+9999 per wave)",
+            HudText::Hull => "Hull 9999 / 9999",
+            HudText::Materials => "Materials 999999  (+9999)",
+            HudText::Energy => "Energy 99999 / 99999  (+999)",
+            HudText::Pause => "Pause",
+            HudText::Speed => "▶▶ 4×",
+            HudText::Notices => "Cannot place here: an obstacle is in the way\nWave 3 is coming",
+            HudText::Problems => "Problems (999)",
+            HudText::ProblemList => "Script problems this level (the mods' authors can fix them):",
+            HudText::Boss => "The Colossus of the Deep  99999 / 99999",
+            HudText::Paused => "PAUSED: press Space or Play to go on",
+        }
+    }
+
+    #[test]
+    fn the_hud_fits_its_longest_texts_and_the_longest_names() {
+        let content = fit::core();
+        let mut app = fit::app();
+        app.world_mut().run_system_once(spawn_hud).unwrap();
+        let world = app.world_mut();
+        let mut texts = world.query::<(&HudText, &mut Text)>();
+        for (kind, mut text) in texts.iter_mut(world) {
+            text.0 = longest(kind).into();
+        }
+        // Everything shown at once: the boss's bar, the banner, the problems.
+        let mut hidden = world.query_filtered::<&mut Node, Or<(
+            With<BossBar>,
+            With<PausedBanner>,
+            With<ProblemsButton>,
+            With<ProblemsPanel>,
+        )>>();
+        for mut node in hidden.iter_mut(world) {
+            node.display = Display::Flex;
+        }
+        // The menu with the blueprints of the longest names.
+        let mut blueprints: Vec<(BlueprintId, &Blueprint)> = content
+            .blueprints
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                (
+                    content.blueprint_id(&b.id).unwrap_or_else(|| panic!("{i}")),
+                    b,
+                )
+            })
+            .collect();
+        blueprints.sort_by_key(|(_, b)| std::cmp::Reverse(b.name.len()));
+        let mut rows = world.query_filtered::<Entity, With<MenuRow>>();
+        let row = rows.single(world).unwrap();
+        let palette = Palette::standard();
+        world.commands().entity(row).with_children(|r| {
+            for (i, (b, bp)) in blueprints.iter().take(9).enumerate() {
+                menu_card(r, i, &format!("{} ", i + 1), *b, bp, &palette);
+            }
+        });
+        world.flush();
+        let mut costs = world.query::<(&CostText, &mut Text)>();
+        for (_, mut text) in costs.iter_mut(world) {
+            text.0 = "9999 mat 999 en".into();
+        }
+        let problems = fit::problems(&mut app);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }

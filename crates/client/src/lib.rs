@@ -1,7 +1,7 @@
 //! The game client: a Bevy host over the core. It reads the battle's state and submits
 //! [`PlayerCommand`](rampart_core::battle::PlayerCommand)s; it never changes the battle any other way.
 //!
-//! One plugin per concern: the shared UI pieces ([`ui`]), every button's and key's action
+//! One plugin per concern: the shared UI pieces ([`ui`]) with the game's fonts ([`fonts`]), every button's and key's action
 //! ([`actions`]) for whoever has the input ([`input`]), the player's settings ([`settings`],
 //! [`settings_screen`]) with the keys ([`bindings`]) and the colours ([`palette`]), the screens
 //! around the battle ([`menu`]), the run's map ([`run_map`]), its
@@ -27,6 +27,9 @@ pub mod camera;
 pub mod cards;
 pub mod debug;
 pub mod drawn;
+#[cfg(test)]
+mod fit;
+pub mod fonts;
 pub mod highlight;
 pub mod hp;
 pub mod hud;

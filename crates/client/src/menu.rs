@@ -11,7 +11,7 @@ use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
 use super::bindings::Control;
-use super::cards::{Card, CardLooks, spawn_card, spawn_collection};
+use super::cards::{Card, CardLooks, collection_cards, spawn_card, spawn_collection};
 use super::input::{Layer, Layers};
 use super::palette::Palette;
 use super::rich::Icons;
@@ -20,8 +20,8 @@ use super::session::{Game, NoticeLine};
 use super::settings::{Settings, SettingsFile};
 use super::stops::{augment_card, augment_text};
 use super::ui::{
-    Action, GOLD, MUTED, WARN, button, choice_button, dialog, info_box, label, screen_root,
-    scroll_area, wrapping_row,
+    Action, GOLD, MUTED, NOTICE, WARN, button, choice_button, dialog, info_box, label, scroll_area,
+    spawn_screen, wrapping_row,
 };
 use super::{ClientSet, Content, Screen};
 use rampart_core::content::Blueprint;
@@ -135,7 +135,7 @@ fn spawn_menu(
     content: Res<Content>,
 ) {
     let tutorial = content.db.tutorial.is_some();
-    let root = commands.spawn(screen_root(Screen::Menu)).id();
+    let root = spawn_screen(&mut commands, Screen::Menu);
     commands.entity(root).with_children(|c| {
         c.spawn(label("RAMPART", 64.0, GOLD));
         c.spawn(label("a roguelike tower defense", 18.0, MUTED));
@@ -296,7 +296,7 @@ fn spawn_settings(
     // Only levels a won run has opened can be chosen.
     let open = profile.ascension_open(&content.db);
     setup.ascension = setup.ascension.min(open);
-    let root = commands.spawn(screen_root(Screen::RunSettings)).id();
+    let root = spawn_screen(&mut commands, Screen::RunSettings);
     commands.entity(root).with_children(|c| {
         c.spawn(label("Custom run", 36.0, Color::WHITE));
         c.spawn(label("Seed (type digits, Backspace to erase)", 16.0, MUTED));
@@ -460,83 +460,123 @@ fn spawn_reward(
             .map(|b| content.db.blueprint(b).clone())
     };
     let full = session.run.collection().len() >= session.run.collection_limit();
-    let root = commands.spawn(screen_root(Screen::Reward)).id();
-    commands.entity(root).with_children(|c| {
-        c.spawn(label(
-            format!("{}: choose a blueprint", reward_title(&session.run)),
-            32.0,
-            GOLD,
-        ));
-        c.spawn(Node {
-            column_gap: Val::Px(10.0),
-            align_items: AlignItems::FlexStart,
-            ..default()
+    let shown_offers = offers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| {
+            // An offer that comes with an augment shows its values with it, and says which.
+            let with: Vec<String> = augmented.get(i).cloned().flatten().into_iter().collect();
+            let card = Card::of(&content.db, id, &with)?;
+            let name = with.first().map(|with| {
+                content
+                    .db
+                    .augment(with)
+                    .map_or(with.clone(), |a| a.name.clone())
+            });
+            Some((i, card, name))
         })
-        .with_children(|row| {
-            for (i, id) in offers.iter().enumerate() {
-                // An offer that comes with an augment shows its values with it.
-                let with: Vec<String> = augmented.get(i).cloned().flatten().into_iter().collect();
-                let Some(card) = Card::of(&content.db, id, &with) else {
-                    continue;
-                };
-                row.spawn(Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    ..default()
-                })
-                .with_children(|col| {
-                    let on = setup.offer == Some(i);
-                    spawn_card(col, &mut looks, &card, Action::Offer(i), on, 250.0);
-                    // An offer that comes with an augment says which.
-                    if let Some(Some(with)) = augmented.get(i) {
-                        let name = content
-                            .db
-                            .augment(with)
-                            .map_or(with.clone(), |a| a.name.clone());
-                        col.spawn(label(format!("with the augment {name}"), 15.0, GOLD));
-                    }
-                });
-            }
-            if let Some(offer) = augment {
-                row.spawn(Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    ..default()
-                })
-                .with_children(|col| {
-                    let (title, text) = augment_text(&content, offer);
-                    match augment_card(&content, &session.run, offer, false) {
-                        Some(card) => {
-                            col.spawn(label(title, 15.0, GOLD));
-                            let take = Action::TakeAugment;
-                            spawn_card(col, &mut looks, &card, take, false, 250.0);
-                        }
-                        None => {
-                            col.spawn(info_box(title, text));
-                        }
-                    }
-                    col.spawn(button("Take the augment", Action::TakeAugment));
-                });
-            }
-            row.spawn(button("Skip", Action::Skip));
-        });
-        let name = |id: &str| blueprint(id).map_or(id.to_string(), |b| b.name);
-        let hint = match (setup.offer.and_then(|i| offers.get(i)), full) {
-            (Some(id), _) => format!(
-                "The collection is full: click the blueprint {} replaces",
-                name(id)
-            ),
-            (None, true) => "The collection is full: a new blueprint replaces one of these".into(),
-            (None, false) => format!(
-                "Collection ({} of {})",
-                session.run.collection().len(),
-                session.run.collection_limit()
-            ),
-        };
-        c.spawn(label(hint, 16.0, MUTED));
-        c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
-        spawn_collection(c, &mut looks, &content.db, &session.run);
+        .collect();
+    let augment = augment.as_ref().map(|offer| {
+        let (title, text) = augment_text(&content, offer);
+        (
+            title,
+            text,
+            augment_card(&content, &session.run, offer, false),
+        )
     });
+    let name = |id: &str| blueprint(id).map_or(id.to_string(), |b| b.name);
+    let hint = match (setup.offer.and_then(|i| offers.get(i)), full) {
+        (Some(id), _) => format!(
+            "The collection is full: click the blueprint {} replaces",
+            name(id)
+        ),
+        (None, true) => "The collection is full: a new blueprint replaces one of these".into(),
+        (None, false) => format!(
+            "Collection ({} of {})",
+            session.run.collection().len(),
+            session.run.collection_limit()
+        ),
+    };
+    let view = RewardView {
+        title: format!("{}: choose a blueprint", reward_title(&session.run)),
+        offers: shown_offers,
+        augment,
+        chosen: setup.offer,
+        hint,
+        collection: collection_cards(&content.db, &session.run),
+    };
+    let root = spawn_screen(&mut commands, Screen::Reward);
+    commands
+        .entity(root)
+        .with_children(|c| reward_screen(c, &mut looks, &view));
+}
+
+/// What the reward screen shows.
+pub struct RewardView {
+    /// The title: what the reward is for.
+    pub title: String,
+    /// The blueprints offered: each offer's number, its card, and the name of the augment it
+    /// comes with.
+    pub offers: Vec<(usize, Card, Option<String>)>,
+    /// The augment offered instead of a blueprint: its title and text, and the card of the
+    /// blueprint it would go on.
+    pub augment: Option<(String, String, Option<Card>)>,
+    /// The offer chosen, waiting for the blueprint it replaces.
+    pub chosen: Option<usize>,
+    /// The line over the collection.
+    pub hint: String,
+    /// The collection's cards, each with its slot.
+    pub collection: Vec<(usize, Card)>,
+}
+
+/// The column of one offer: as wide as its card, so that the words over and under the card wrap
+/// rather than widen the row past the window.
+fn offer_column() -> Node {
+    Node {
+        width: Val::Px(250.0),
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        ..default()
+    }
+}
+
+/// The reward screen's content under `c`, its column.
+pub fn reward_screen(c: &mut ChildSpawnerCommands, looks: &mut CardLooks, view: &RewardView) {
+    c.spawn(label(view.title.clone(), 32.0, GOLD));
+    c.spawn(Node {
+        column_gap: Val::Px(10.0),
+        align_items: AlignItems::FlexStart,
+        ..default()
+    })
+    .with_children(|row| {
+        for (i, card, with) in &view.offers {
+            row.spawn(offer_column()).with_children(|col| {
+                let on = view.chosen == Some(*i);
+                spawn_card(col, looks, card, Action::Offer(*i), on, 250.0);
+                if let Some(name) = with {
+                    col.spawn(label(format!("with the augment {name}"), 15.0, GOLD));
+                }
+            });
+        }
+        if let Some((title, text, card)) = &view.augment {
+            row.spawn(offer_column()).with_children(|col| {
+                match card {
+                    Some(card) => {
+                        col.spawn(label(title.clone(), 15.0, GOLD));
+                        spawn_card(col, looks, card, Action::TakeAugment, false, 250.0);
+                    }
+                    None => {
+                        col.spawn(info_box(title.clone(), text.clone()));
+                    }
+                }
+                col.spawn(button("Take the augment", Action::TakeAugment));
+            });
+        }
+        row.spawn(button("Skip", Action::Skip));
+    });
+    c.spawn(label(view.hint.clone(), 16.0, MUTED));
+    c.spawn((NoticeLine, label("", 16.0, NOTICE)));
+    spawn_collection(c, looks, &view.collection);
 }
 
 /// What the reward is for: the kind of the room it was won in.
@@ -584,7 +624,7 @@ fn spawn_run_end(
         ),
         _ => return,
     };
-    let root = commands.spawn(screen_root(Screen::RunEnd)).id();
+    let root = spawn_screen(&mut commands, Screen::RunEnd);
     commands.entity(root).with_children(|c| {
         c.spawn(label(title, 56.0, color));
         c.spawn(label(text, 20.0, Color::WHITE));

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::ui::{
-    Action, BUTTON, GOLD, MUTED, WARN, button, label, problems_box, problems_text, screen_root,
-    scroll_area,
+    Action, BUTTON, GOLD, MUTED, WARN, button, label, problems_box, problems_text, scroll_area,
+    spawn_screen_placed,
 };
 use super::{ClientSet, Content, Loaded, Screen};
 use rampart_core::modding::{BASE_GAME, ModEntry, ModList, ModState, Origin, find_mods};
@@ -161,7 +161,8 @@ fn switch_button(entry: &ModEntry) -> Option<impl Bundle> {
 fn spawn_mods(mut commands: Commands, content: Res<Content>, view: Res<ModsView>) {
     let list = &content.mods;
     let details = shown(list, view.selected.as_deref());
-    let root = commands.spawn(screen_root(Screen::Mods)).id();
+    // From the top: picking a mod changes the details' height, and the list must not move.
+    let root = spawn_screen_placed(&mut commands, Screen::Mods, false);
     commands.entity(root).with_children(|c| {
         c.spawn(label("Mods", 36.0, Color::WHITE));
         c.spawn(label(

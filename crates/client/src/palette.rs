@@ -48,6 +48,31 @@ const VERMILLION: [u8; 3] = [213, 94, 0];
 const REDDISH_PURPLE: [u8; 3] = [204, 121, 167];
 const PALE_GREY: [u8; 3] = [225, 225, 225];
 
+/// How much of a kind's colour its [`Palette::ground`] keeps.
+const GROUND: f32 = 0.32;
+
+/// A colour's relative luminance (WCAG 2), its alpha ignored.
+pub fn luminance(c: Color) -> f32 {
+    let l = c.to_linear();
+    0.2126 * l.red + 0.7152 * l.green + 0.0722 * l.blue
+}
+
+/// The contrast ratio of two colours (WCAG 2): 1 for the same, 21 for black on white. Text
+/// needs 4.5, large text (24 pixels, or bold from 19) 3.
+pub fn contrast(a: Color, b: Color) -> f32 {
+    let (a, b) = (luminance(a), luminance(b));
+    (a.max(b) + 0.05) / (a.min(b) + 0.05)
+}
+
+/// The text colour that reads on `background`: black or white, whichever contrasts more.
+pub fn ink_on(background: Color) -> Color {
+    if contrast(Color::BLACK, background) > contrast(Color::WHITE, background) {
+        Color::BLACK
+    } else {
+        Color::WHITE
+    }
+}
+
 fn rgb([r, g, b]: [u8; 3]) -> Color {
     Color::srgb_u8(r, g, b)
 }
@@ -144,6 +169,13 @@ impl Palette {
         }]
     }
 
+    /// The ground of text on a blueprint kind's colour (a card's head, the blueprint menu): the
+    /// kind's colour darkened until white text and the refusal colour on it read (WCAG AA).
+    pub fn ground(&self, kind: BlueprintKind) -> Color {
+        let c = self.kind(kind).to_srgba();
+        Color::srgb(c.red * GROUND, c.green * GROUND, c.blue * GROUND)
+    }
+
     /// The colour of a value compared with the unmodified content: better, worse, or
     /// `unchanged`.
     pub fn quality(&self, quality: Quality, unchanged: Color) -> Color {
@@ -233,6 +265,136 @@ mod tests {
             let [r, g, b] = mapgen::key_colour(Key(3));
             Color::srgb_u8(r, g, b)
         });
+    }
+
+    /// `colour` laid over `below`, as its alpha blends it.
+    fn over(colour: Color, below: Color) -> Color {
+        let (c, b) = (colour.to_srgba(), below.to_srgba());
+        let a = c.alpha;
+        Color::srgb(
+            c.red * a + b.red * (1.0 - a),
+            c.green * a + b.green * (1.0 - a),
+            c.blue * a + b.blue * (1.0 - a),
+        )
+    }
+
+    /// Every text colour the client draws on each background it draws it on, with whether the
+    /// text is large (WCAG: 24 pixels, or bold from 19), for both palettes. A background with
+    /// alpha is checked over black and over white, the darkest and lightest world behind it.
+    fn pairs(p: &Palette) -> Vec<(String, Color, Color, bool)> {
+        use super::super::hud::BAR_RGB;
+        use super::super::rich::{
+            ADDED, BODY, ENERGY, FUEL, HULL, LABEL, MATERIALS, PRODUCTION, UNKNOWN, VALUE,
+        };
+        use super::super::run_map::{ROOM_KINDS, kind_colour};
+        use super::super::tutorial::PANEL_BG;
+        use super::super::ui::{
+            BUTTON, BUTTON_HOVER, CARD, DISABLED, GOLD, MUTED, NOTICE, PANEL, PROBLEMS,
+            PROBLEMS_TEXT, WARN, WHY,
+        };
+        let kinds = [
+            BlueprintKind::Tower,
+            BlueprintKind::Economic,
+            BlueprintKind::Special,
+            BlueprintKind::Ability,
+        ];
+        let bar = Color::srgb_u8(BAR_RGB[0], BAR_RGB[1], BAR_RGB[2]).with_alpha(0.9);
+        let mut out = Vec::new();
+        let mut add = |what: &str, text: Color, ground: Color, large: bool| {
+            for below in [Color::BLACK, Color::WHITE] {
+                out.push((what.to_string(), text, over(ground, below), large));
+            }
+        };
+        for (name, text) in [("white", Color::WHITE), ("gold", GOLD), ("muted", MUTED)] {
+            for (gname, ground) in [("screen", PANEL), ("HUD bar", bar), ("tutorial", PANEL_BG)] {
+                add(&format!("{name} on the {gname}"), text, ground, false);
+            }
+        }
+        for (name, text) in [("warning", WARN), ("notice", NOTICE)] {
+            add(&format!("{name} on a screen"), text, PANEL, false);
+            add(&format!("{name} on the HUD bar"), text, bar, false);
+        }
+        add("a button's text", Color::WHITE, BUTTON, false);
+        add("a hovered button's text", Color::WHITE, BUTTON_HOVER, false);
+        add("a greyed button's text", MUTED, DISABLED, false);
+        add("why a button is greyed", WHY, DISABLED, false);
+        add("mod problems", PROBLEMS_TEXT, PROBLEMS, false);
+        // Descriptions and costs on cards and boxes.
+        let rich = [
+            ("body", BODY),
+            ("a statistic's name", LABEL),
+            ("a value", VALUE),
+            ("production", PRODUCTION),
+            ("an unknown tag", UNKNOWN),
+            ("an added line", ADDED),
+            ("materials", MATERIALS),
+            ("energy", ENERGY),
+            ("fuel", FUEL),
+            ("hull", HULL),
+            ("a better value", p.better),
+            ("a worse value", p.worse),
+            ("muted", MUTED),
+            ("white", Color::WHITE),
+        ];
+        for (name, text) in rich {
+            add(&format!("{name} on a card"), text, CARD, false);
+        }
+        // A card's head and the blueprint menu: names and costs on the kind's ground.
+        for kind in kinds {
+            let ground = p.ground(kind);
+            add(&format!("a name on {kind:?}"), Color::WHITE, ground, false);
+            add(
+                &format!("an unaffordable cost on {kind:?}"),
+                WARN,
+                ground,
+                false,
+            );
+        }
+        // The run's map: room names, barriers' and keys' chips, in the ink that reads there.
+        for kind in ROOM_KINDS {
+            let room = kind_colour(kind);
+            add(
+                &format!("a {kind:?} room's name"),
+                ink_on(room),
+                room,
+                false,
+            );
+        }
+        for key in 0..8 {
+            let chip = p.key(Key(key));
+            add(&format!("key {key}'s chip"), ink_on(chip), chip, false);
+        }
+        out
+    }
+
+    #[test]
+    fn text_contrasts_with_its_background_as_wcag_aa_asks() {
+        for (name, p) in [
+            ("standard", Palette::standard()),
+            ("colour-blind", Palette::colour_blind()),
+        ] {
+            let failing: Vec<String> = pairs(&p)
+                .into_iter()
+                .filter_map(|(what, text, ground, large)| {
+                    let ratio = contrast(text, ground);
+                    let needed = if large { 3.0 } else { 4.5 };
+                    (ratio < needed).then(|| format!("{what}: {ratio:.2} (needs {needed})"))
+                })
+                .collect();
+            assert!(failing.is_empty(), "{name}:\n{}", failing.join("\n"));
+        }
+    }
+
+    #[test]
+    fn contrast_is_as_wcag_defines_it() {
+        assert!((contrast(Color::BLACK, Color::WHITE) - 21.0).abs() < 1e-3);
+        let gold = Color::srgb(0.95, 0.8, 0.35);
+        assert!((contrast(gold, gold) - 1.0).abs() < 1e-6);
+        // WCAG's own example: #777 on white is 4.48, just short of AA.
+        let grey = Color::srgb_u8(0x77, 0x77, 0x77);
+        assert!((contrast(grey, Color::WHITE) - 4.48).abs() < 0.01);
+        assert_eq!(ink_on(Color::srgb(0.9, 0.8, 0.2)), Color::BLACK);
+        assert_eq!(ink_on(Color::srgb(0.3, 0.1, 0.1)), Color::WHITE);
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn spawn_panel(
             Node {
                 position_type: PositionType::Absolute,
                 right: Val::Px(8.0),
-                top: Val::Px(150.0),
+                top: Val::Px(super::hud::TOP_BAR_HEIGHT + 8.0),
                 width: Val::Px(300.0),
                 padding: UiRect::all(Val::Px(10.0)),
                 flex_direction: FlexDirection::Column,

@@ -165,19 +165,19 @@ pub fn plain(text: impl Into<String>) -> Piece {
 
 /// The body text's colour.
 pub const BODY: Color = Color::srgb(0.9, 0.9, 0.92);
-const LABEL: Color = Color::srgb(0.6, 0.66, 0.78);
-const VALUE: Color = Color::srgb(1.0, 0.95, 0.75);
+pub(crate) const LABEL: Color = Color::srgb(0.6, 0.66, 0.78);
+pub(crate) const VALUE: Color = Color::srgb(1.0, 0.95, 0.75);
 /// The sign of production where no mod has its icon.
-const PRODUCTION: Color = Color::srgb(0.45, 0.95, 0.45);
-const UNKNOWN: Color = Color::srgb(1.0, 0.6, 0.2);
+pub(crate) const PRODUCTION: Color = Color::srgb(0.45, 0.95, 0.45);
+pub(crate) const UNKNOWN: Color = Color::srgb(1.0, 0.6, 0.2);
 /// A description line something added (an upgrade, a neighbour's bonus), thesis 2.5.7.
 pub const ADDED: Color = Color::srgb(1.0, 0.62, 0.2);
 /// Materials' colour, here and in the HUD.
 pub const MATERIALS: Color = Color::srgb(1.0, 0.7, 0.35);
 /// Energy's colour, here and in the HUD.
 pub const ENERGY: Color = Color::srgb(0.45, 0.7, 1.0);
-const FUEL: Color = Color::srgb(0.95, 0.85, 0.4);
-const HULL: Color = Color::srgb(0.95, 0.35, 0.3);
+pub(crate) const FUEL: Color = Color::srgb(0.95, 0.85, 0.4);
+pub(crate) const HULL: Color = Color::srgb(0.95, 0.35, 0.3);
 
 /// The pieces that show `text`, values in `palette`'s better and worse colours.
 pub fn pieces(text: &RichText, palette: &Palette) -> Vec<Piece> {
@@ -274,10 +274,12 @@ pub fn spawn_pieces(parent: &mut ChildSpawnerCommands, pieces: &[Piece], size: f
             Pickable::IGNORE,
         ));
         row.with_children(|r| {
+            let mut word = Word::default();
             for piece in line {
                 match piece {
                     Piece::Icon(icon) => match icons.get(&icon_name(*icon)) {
                         Some(image) => {
+                            word.finish(r, size);
                             r.spawn((
                                 ImageNode::new(image),
                                 Node {
@@ -290,43 +292,82 @@ pub fn spawn_pieces(parent: &mut ChildSpawnerCommands, pieces: &[Piece], size: f
                             ));
                         }
                         None => {
-                            let (word, colour) = icon_word(*icon);
-                            spawn_words(r, &word, colour, size);
+                            let (text, colour) = icon_word(*icon);
+                            word.add(r, &text, colour, size);
                         }
                     },
-                    Piece::Text(text, colour) => spawn_words(r, text, *colour, size),
+                    Piece::Text(text, colour) => word.add(r, text, *colour, size),
                     Piece::Break(_) => {}
                 }
             }
+            word.finish(r, size);
         });
     }
 }
 
-/// Each word of `text` as its own text, so that lines wrap between words; the space after a
-/// word is a margin (text layout would drop it at the end of a node).
-fn spawn_words(parent: &mut ChildSpawnerCommands, text: &str, colour: Color, size: f32) {
-    let mut word = String::new();
-    let mut flush = |word: &mut String, space: bool| {
-        if word.is_empty() && !space {
-            return;
-        }
-        parent.spawn((
-            Text::new(std::mem::take(word)),
-            TextFont::from_font_size(size),
-            TextColor(colour),
-            Node {
-                margin: UiRect::right(Val::Px(if space { size * 0.28 } else { 0.0 })),
-                ..default()
-            },
-            Pickable::IGNORE,
-        ));
-    };
-    for c in text.chars() {
-        if c == ' ' {
-            flush(&mut word, true);
-        } else {
-            word.push(c);
+/// The word being gathered, in its coloured parts: a word may run on from one piece into the
+/// next (a value and the full stop after it), and stays one text so that it wraps as one.
+/// Punctuation after a space (an icon's word, then ", …") joins the word before it, so that it
+/// never starts a line of its own.
+#[derive(Default)]
+struct Word {
+    parts: Vec<(String, Color)>,
+    /// A space followed the word: it is done, unless punctuation comes next.
+    spaced: bool,
+}
+
+impl Word {
+    /// Adds `text` in `colour`: each word a space ends is spawned under `parent` once the next
+    /// one starts.
+    fn add(&mut self, parent: &mut ChildSpawnerCommands, text: &str, colour: Color, size: f32) {
+        for (i, part) in text.split(' ').enumerate() {
+            if i > 0 {
+                self.spaced = !self.parts.is_empty();
+            }
+            if part.is_empty() {
+                continue;
+            }
+            if self.spaced && !part.chars().all(|c| ".,;:!?)".contains(c)) {
+                self.finish(parent, size);
+            }
+            self.spaced = false;
+            self.parts.push((part.to_string(), colour));
         }
     }
-    flush(&mut word, false);
+
+    /// Spawns the word gathered so far, if any, with the space after it if one came.
+    fn finish(&mut self, parent: &mut ChildSpawnerCommands, size: f32) {
+        let space = self.spaced;
+        self.spaced = false;
+        self.spawn(parent, space, size);
+    }
+
+    /// Spawns the word gathered so far as one text, its parts as spans; the space after it, if
+    /// `space`, is a margin (text layout would drop it at the end of a node).
+    fn spawn(&mut self, parent: &mut ChildSpawnerCommands, space: bool, size: f32) {
+        let mut parts = std::mem::take(&mut self.parts).into_iter();
+        let Some((first, colour)) = parts.next() else {
+            return;
+        };
+        parent
+            .spawn((
+                Text::new(first),
+                TextFont::from_font_size(size),
+                TextColor(colour),
+                Node {
+                    margin: UiRect::right(Val::Px(if space { size * 0.28 } else { 0.0 })),
+                    ..default()
+                },
+                Pickable::IGNORE,
+            ))
+            .with_children(|spans| {
+                for (text, colour) in parts {
+                    spans.spawn((
+                        TextSpan::new(text),
+                        TextFont::from_font_size(size),
+                        TextColor(colour),
+                    ));
+                }
+            });
+    }
 }

@@ -7,12 +7,12 @@
 
 use bevy::prelude::*;
 
-use super::palette::Palette;
+use super::palette::{Palette, ink_on};
 use super::session::{Game, NoticeLine};
-use super::ui::{Action, GOLD, MUTED, OwnColour, PANEL, button, label};
+use super::ui::{Action, GOLD, MUTED, NOTICE, OwnColour, PANEL, button, label};
 use super::{ClientSet, Content, Screen};
 use rampart_core::content::acts::NodeKind;
-use rampart_core::mapgen::{self, ActMap, BarrierKind, Key, Node as Room, NodeId, Rect};
+use rampart_core::mapgen::{self, ActMap, BarrierKind, Node as Room, NodeId, Rect};
 use rampart_core::run::Run;
 
 /// Builds and keeps the map screen.
@@ -52,6 +52,17 @@ const HINT: &str = "Click a room outlined in gold to enter it; hover a room to s
 const MAX_UNIT: f32 = 110.0;
 /// The walls between rooms and the doors' colour when nobody went through them.
 const DOOR: Color = Color::srgb(0.78, 0.78, 0.74);
+
+/// Every kind of room, in the legend's order.
+pub(crate) const ROOM_KINDS: [NodeKind; 7] = [
+    NodeKind::Start,
+    NodeKind::Battle,
+    NodeKind::Elite,
+    NodeKind::Shop,
+    NodeKind::Event,
+    NodeKind::Rest,
+    NodeKind::Boss,
+];
 
 /// A kind's colour on the map: the one `rampart map --png` draws it in.
 pub fn kind_colour(kind: NodeKind) -> Color {
@@ -169,7 +180,7 @@ fn spawn_map(
                     keys.spawn(label("none", 16.0, MUTED));
                 }
                 for &key in run.map().held() {
-                    keys.spawn(key_chip(key, 14.0, &palette));
+                    keys.spawn(chip(key.to_string(), palette.key(key), 14.0, false));
                 }
             });
             head.spawn(Node {
@@ -194,26 +205,14 @@ fn spawn_map(
             ..default()
         };
         c.spawn((InfoLine, label(HINT, 16.0, Color::WHITE), line()));
-        c.spawn((
-            NoticeLine,
-            label("", 16.0, Color::srgb(1.0, 0.85, 0.5)),
-            line(),
-        ));
+        c.spawn((NoticeLine, label("", 16.0, NOTICE), line()));
         c.spawn(Node {
             align_items: AlignItems::Center,
             column_gap: Val::Px(10.0),
             ..default()
         })
         .with_children(|legend| {
-            for kind in [
-                NodeKind::Start,
-                NodeKind::Battle,
-                NodeKind::Elite,
-                NodeKind::Shop,
-                NodeKind::Event,
-                NodeKind::Rest,
-                NodeKind::Boss,
-            ] {
+            for kind in ROOM_KINDS {
                 legend.spawn((
                     Node {
                         width: Val::Px(14.0),
@@ -231,19 +230,6 @@ fn spawn_map(
             ));
         });
     });
-}
-
-/// A key as a chip of its colour (in `palette`) with its number.
-fn key_chip(key: Key, size: f32, palette: &Palette) -> impl Bundle {
-    (
-        Node {
-            padding: UiRect::axes(Val::Px(4.0), Val::Px(1.0)),
-            ..default()
-        },
-        BackgroundColor(palette.key(key)),
-        Pickable::IGNORE,
-        children![(label(key.to_string(), size, Color::BLACK), Pickable::IGNORE)],
-    )
 }
 
 /// Draws the rooms and doors into the canvas once its size is known, and again when it changes.
@@ -327,6 +313,8 @@ fn spawn_room(
             justify_content: JustifyContent::Center,
             row_gap: Val::Px(2.0),
             border: UiRect::all(Val::Px(3.0)),
+            // What still does not fit a tiny room is cut at its walls, not drawn over others.
+            overflow: Overflow::clip(),
             ..default()
         },
         // A room that cannot be entered yet is drawn dim.
@@ -340,98 +328,95 @@ fn spawn_room(
     if open {
         node.insert(Action::Enter(room.id));
     }
+    // Dark text on light rooms, white on dark ones; a barred room is drawn dim, over the panel.
+    let ink = ink_on(if barred { PANEL } else { colour });
+    // The name (with the order it was entered in) fits the room's width on one line where it
+    // can: its size shrinks with a narrow room, and what still does not fit wraps.
+    let name = match room.entered.filter(|&o| o > 0) {
+        Some(order) => format!("{} #{order}", kind_name(room.kind)),
+        None => kind_name(room.kind),
+    };
+    let text = text
+        .min(size.x / (name.chars().count() as f32 * 0.62))
+        .max(8.0);
     node.with_children(|inside| {
-        if let Some(order) = room.entered.filter(|&o| o > 0) {
-            inside.spawn((
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: Val::Px(3.0),
-                    top: Val::Px(1.0),
-                    ..default()
-                },
-                Pickable::IGNORE,
-                children![(
-                    label(format!("#{order}"), small, Color::WHITE),
-                    Pickable::IGNORE
-                )],
-            ));
-        }
         inside.spawn((
-            label(kind_name(room.kind), text, Color::WHITE),
+            label(name, text, ink),
+            TextLayout::justify(Justify::Center),
             Pickable::IGNORE,
         ));
         if let Some(barrier) = &room.barrier {
-            inside.spawn((
-                Node {
-                    // A narrow room wraps the chip's words rather than overflowing.
-                    max_width: Val::Percent(100.0),
-                    padding: UiRect::axes(Val::Px(3.0), Val::Px(1.0)),
-                    ..default()
-                },
-                BackgroundColor(palette.key(barrier.key)),
-                Pickable::IGNORE,
-                children![(
-                    label(
-                        format!("{} {}", barrier_name(barrier.kind), barrier.key),
-                        small,
-                        Color::BLACK
-                    ),
-                    TextLayout::justify(Justify::Center),
-                    Pickable::IGNORE
-                )],
-            ));
+            let words = format!("{} {}", barrier_name(barrier.kind), barrier.key);
+            inside.spawn(chip(words, palette.key(barrier.key), small, false));
         }
         if let Some(key) = room.key_drop {
-            inside.spawn((
-                Node {
-                    // A narrow room wraps the chip's words rather than overflowing.
-                    max_width: Val::Percent(100.0),
-                    padding: UiRect::axes(Val::Px(3.0), Val::Px(1.0)),
-                    border: UiRect::all(Val::Px(2.0)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.5)),
-                BorderColor::all(palette.key(key)),
-                Pickable::IGNORE,
-                children![(
-                    label(format!("key {key}"), small, palette.key(key)),
-                    TextLayout::justify(Justify::Center),
-                    Pickable::IGNORE
-                )],
-            ));
+            inside.spawn(chip(format!("key {key}"), palette.key(key), small, true));
         }
     });
 }
 
-/// The door between rooms `a` and `b`: gold once the room behind it was entered, in the key's
-/// colour while it is a barrier, pale otherwise.
+/// A chip of `colour` with `words` on it in the ink that reads there, wrapping in a narrow
+/// room rather than spilling out; `framed` ones (the key a room gives) have a white frame.
+fn chip(words: String, colour: Color, size: f32, framed: bool) -> impl Bundle {
+    (
+        Node {
+            max_width: Val::Percent(100.0),
+            padding: UiRect::axes(Val::Px(3.0), Val::Px(1.0)),
+            border: UiRect::all(Val::Px(if framed { 2.0 } else { 0.0 })),
+            ..default()
+        },
+        BackgroundColor(colour),
+        BorderColor::all(Color::WHITE),
+        Pickable::IGNORE,
+        children![(
+            label(words, size, ink_on(colour)),
+            TextLayout::justify(Justify::Center),
+            Pickable::IGNORE
+        )],
+    )
+}
+
+/// The door between rooms `a` and `b`: gold once the room behind it was entered, pale while
+/// nobody went through it, and while it is a barrier a larger square of its key's colour with
+/// the key's number (so that a gold key's door never looks like one gone through).
 fn spawn_door(parent: &mut ChildSpawnerCommands, a: &Room, b: &Room, fit: &Fit, palette: &Palette) {
     let Some(point) = door_point(&a.rect, &b.rect) else {
         return;
     };
     // The door belongs to the room made behind it; that room holds its barrier.
     let behind = if b.parent == Some(a.id) { b } else { a };
-    let colour = match (&behind.barrier, behind.entered) {
-        (_, Some(_)) => GOLD,
-        (Some(barrier), None) => palette.key(barrier.key),
+    let barrier = behind.barrier.as_ref().filter(|_| behind.entered.is_none());
+    let side = (fit.unit * 0.16).clamp(6.0, 16.0) * if barrier.is_some() { 1.6 } else { 1.0 };
+    let colour = match (barrier, behind.entered) {
+        (Some(barrier), _) => palette.key(barrier.key),
+        (None, Some(_)) => GOLD,
         (None, None) => DOOR,
     };
-    let side = (fit.unit * 0.16).clamp(6.0, 16.0);
     let at = fit.point(point) - Vec2::splat(side / 2.0);
-    parent.spawn((
+    let mut door = parent.spawn((
         Node {
             position_type: PositionType::Absolute,
             left: Val::Px(at.x),
             top: Val::Px(at.y),
             width: Val::Px(side),
             height: Val::Px(side),
-            border: UiRect::all(Val::Px(1.0)),
+            border: UiRect::all(Val::Px(if barrier.is_some() { 2.0 } else { 1.0 })),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
             ..default()
         },
         BackgroundColor(colour),
         BorderColor::all(Color::BLACK),
         Pickable::IGNORE,
     ));
+    if let Some(barrier) = barrier {
+        door.with_children(|d| {
+            d.spawn((
+                label(barrier.key.to_string(), side * 0.6, ink_on(colour)),
+                Pickable::IGNORE,
+            ));
+        });
+    }
 }
 
 /// An attacker type's name, or its id when no loaded mod has it.

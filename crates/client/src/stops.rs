@@ -8,13 +8,15 @@ use bevy::prelude::*;
 
 use super::Content;
 use super::Screen;
-use super::cards::{Card, CardLooks, spawn_card, spawn_collection};
+use super::cards::{Card, CardLooks, collection_cards, spawn_card, spawn_collection};
 use super::palette::Palette;
 use super::rich::Icons;
 use super::session::{Game, NoticeLine, Session};
-use super::ui::{Action, GOLD, MUTED, button, disabled_button, info_box, label, screen_root};
-use rampart_core::content::Blueprint;
+use super::ui::{
+    Action, GOLD, MUTED, NOTICE, button, disabled_button, info_box, label, spawn_screen,
+};
 use rampart_core::content::events::Outcome;
+use rampart_core::content::{Blueprint, Event};
 use rampart_core::run::{AugmentOffer, Run, RunError, RunPhase, Ware};
 
 /// Builds the shop and event screens.
@@ -29,7 +31,7 @@ impl Plugin for StopsPlugin {
 }
 
 /// The width of a shop's offer, so that six fit the window side by side.
-const OFFER_WIDTH: f32 = 196.0;
+pub(crate) const OFFER_WIDTH: f32 = 196.0;
 
 /// What the shop or event screen remembers between its redraws.
 #[derive(Resource, Default)]
@@ -294,7 +296,7 @@ fn spawn_shop(
     let money = run.money();
     let max_hull = run.max_hull(&content.db).unwrap_or(run.hull());
     let repair = content.db.levels.as_ref().map_or(0.0, |l| l.money.repair);
-    let root = commands.spawn(screen_root(Screen::Shop)).id();
+    let root = spawn_screen(&mut commands, Screen::Shop);
     commands.entity(root).with_children(|c| {
         c.spawn(label("Shop", 36.0, GOLD));
         c.spawn(label(
@@ -365,9 +367,12 @@ fn spawn_shop(
                         }
                         Ware::Blueprint(_) | Ware::Augment(_) => {}
                     }
+                    // As tall as its tallest form (a greyed button says why under it), so that
+                    // the prices stay in line whatever the buttons are.
                     col.spawn(Node {
                         flex_direction: FlexDirection::Column,
                         align_items: AlignItems::Center,
+                        min_height: Val::Px(96.0),
                         ..default()
                     })
                     .with_children(|foot| {
@@ -394,9 +399,9 @@ fn spawn_shop(
                 _ => "Click the blueprint to take out of the collection".into(),
             };
             c.spawn(label(hint, 16.0, GOLD));
-            spawn_collection(c, &mut looks, &content.db, run);
+            spawn_collection(c, &mut looks, &collection_cards(&content.db, run));
         }
-        c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
+        c.spawn((NoticeLine, label("", 16.0, NOTICE)));
         c.spawn(button("Leave the shop", Action::LeaveShop));
     });
 }
@@ -435,7 +440,7 @@ fn spawn_event(
         run.collection().len(),
         run.collection_limit()
     );
-    let root = commands.spawn(screen_root(Screen::Event)).id();
+    let root = spawn_screen(&mut commands, Screen::Event);
     if let Some(happened) = &stop.happened {
         let next = match run.phase() {
             RunPhase::Reward { .. } => "Continue to the reward",
@@ -461,16 +466,29 @@ fn spawn_event(
     let Ok((event, choices)) = run.event_choices(&content.db) else {
         return;
     };
-    commands.entity(root).with_children(|c| {
-        c.spawn(label(event.title.clone(), 34.0, GOLD));
-        c.spawn(event_text(event.text.clone(), Color::WHITE));
-        c.spawn(label(status, 16.0, MUTED));
-        for (i, choice) in choices.iter().enumerate() {
-            match &choice.blocked {
-                Some(why) => c.spawn(disabled_button(choice.text.clone(), why.clone())),
-                None => c.spawn(button(choice.text.clone(), Action::Choose(i))),
-            };
-        }
-        c.spawn((NoticeLine, label("", 16.0, Color::srgb(1.0, 0.85, 0.5))));
-    });
+    let choices: Vec<(String, Option<String>)> =
+        choices.into_iter().map(|c| (c.text, c.blocked)).collect();
+    commands
+        .entity(root)
+        .with_children(|c| event_screen(c, event, &status, &choices));
+}
+
+/// An event's screen under `c`, its column: its title and text, the run's `status`, and its
+/// `choices`, each with why it cannot be taken, if it cannot.
+pub fn event_screen(
+    c: &mut ChildSpawnerCommands,
+    event: &Event,
+    status: &str,
+    choices: &[(String, Option<String>)],
+) {
+    c.spawn(label(event.title.clone(), 34.0, GOLD));
+    c.spawn(event_text(event.text.clone(), Color::WHITE));
+    c.spawn(label(status, 16.0, MUTED));
+    for (i, (text, blocked)) in choices.iter().enumerate() {
+        match blocked {
+            Some(why) => c.spawn(disabled_button(text.clone(), why.clone())),
+            None => c.spawn(button(text.clone(), Action::Choose(i))),
+        };
+    }
+    c.spawn((NoticeLine, label("", 16.0, NOTICE)));
 }

@@ -19,6 +19,8 @@ use rampart_core::content::BlueprintKind;
 use rampart_core::content::tutorial::{Pointer, Step, Wait};
 use rampart_core::worldgen::Pos;
 
+/// The tutorial panel's background.
+pub(crate) const PANEL_BG: Color = Color::srgba(0.08, 0.1, 0.16, 0.94);
 /// Runs the tutorial while one is being played.
 pub struct TutorialPlugin;
 
@@ -189,7 +191,7 @@ fn spawn_panel(mut commands: Commands) {
             Node {
                 position_type: PositionType::Absolute,
                 left: Val::Px(8.0),
-                top: Val::Px(170.0),
+                top: Val::Px(super::hud::TOP_BAR_HEIGHT + 8.0),
                 width: Val::Px(330.0),
                 padding: UiRect::all(Val::Px(12.0)),
                 flex_direction: FlexDirection::Column,
@@ -198,7 +200,7 @@ fn spawn_panel(mut commands: Commands) {
                 border: UiRect::all(Val::Px(2.0)),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.08, 0.1, 0.16, 0.94)),
+            BackgroundColor(PANEL_BG),
             BorderColor::all(GOLD),
             GlobalZIndex(8),
             DespawnOnExit(Screen::Battle),

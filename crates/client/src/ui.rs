@@ -9,17 +9,19 @@ use bevy::picking::pointer::PointerId;
 use bevy::prelude::*;
 
 use super::bindings::Control;
+use super::fonts;
 use super::settings::Change;
 use super::{ClientSet, Screen};
 use rampart_core::diagnostics::Diagnostic;
 use rampart_core::mapgen::NodeId;
 use rampart_core::run::Difficulty;
 
-/// Colours buttons as the cursor moves over them.
+/// The game's fonts; colours buttons as the cursor moves over them and scrolls scroll areas.
 pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
+        super::fonts::install(app);
         app.add_systems(Update, scroll.in_set(ClientSet::Input))
             .add_systems(Update, hover.in_set(ClientSet::Present));
     }
@@ -141,19 +143,38 @@ pub const MUTED: Color = Color::srgb(0.7, 0.72, 0.78);
 pub const DISABLED: Color = Color::srgb(0.16, 0.16, 0.18);
 /// Errors and refusals.
 pub const WARN: Color = Color::srgb(1.0, 0.5, 0.45);
+/// What just happened: a notice, a purchase, a refusal's outcome.
+pub const NOTICE: Color = Color::srgb(1.0, 0.85, 0.5);
+/// Under a card's or a box's text.
+pub const CARD: Color = Color::srgb(0.12, 0.13, 0.17);
+/// Why a button cannot be pressed, under it.
+pub(crate) const WHY: Color = Color::srgb(1.0, 0.6, 0.5);
+/// The box of mod problems, and its text.
+pub const PROBLEMS: Color = Color::srgba(0.25, 0.02, 0.02, 0.9);
+/// The text of mod problems.
+pub const PROBLEMS_TEXT: Color = Color::srgb(1.0, 0.85, 0.85);
 
 /// Marks a button that keeps its own colour when hovered (cards, the blueprint menu): its
 /// border says it is hovered or chosen instead.
 #[derive(Component)]
 pub struct OwnColour;
 
-/// A text of `size` pixels in `color`.
+/// Text this large or larger is a title, set in bold.
+pub const TITLE_SIZE: f32 = 24.0;
+
+/// A text of `size` pixels in `color`: the game's font, bold from [`TITLE_SIZE`] up.
 pub fn label(text: impl Into<String>, size: f32, color: Color) -> impl Bundle {
-    (
-        Text::new(text),
-        TextFont::from_font_size(size),
-        TextColor(color),
-    )
+    (Text::new(text), font(size), TextColor(color))
+}
+
+/// The game's font at `size` pixels, bold from [`TITLE_SIZE`] up.
+pub fn font(size: f32) -> TextFont {
+    let font = TextFont::from_font_size(size);
+    if size >= TITLE_SIZE {
+        font.with_font(fonts::BOLD)
+    } else {
+        font
+    }
 }
 
 /// A button with a text on it.
@@ -259,10 +280,7 @@ pub fn disabled_button(text: impl Into<String>, why: impl Into<String>) -> impl 
             ..default()
         },
         BackgroundColor(DISABLED),
-        children![
-            label(text, 20.0, MUTED),
-            label(why, 13.0, Color::srgb(1.0, 0.6, 0.5))
-        ],
+        children![label(text, 20.0, MUTED), label(why, 13.0, WHY)],
     )
 }
 
@@ -279,7 +297,7 @@ pub fn info_box(title: impl Into<String>, text: impl Into<String>) -> impl Bundl
             border: UiRect::all(Val::Px(2.0)),
             ..default()
         },
-        BackgroundColor(Color::srgb(0.12, 0.13, 0.17)),
+        BackgroundColor(CARD),
         BorderColor::all(Color::srgb(0.35, 0.6, 0.45)),
         children![label(title, 18.0, Color::WHITE), label(text, 14.0, MUTED)],
     )
@@ -298,8 +316,8 @@ pub fn wrapping_row() -> Node {
 }
 
 /// Diagnostics as the game shows them, one after the other: each with its file, line, column,
-/// message and the lines around it, framed in ASCII (the game's font has no box-drawing
-/// characters).
+/// message and the lines around it, framed in ASCII, shown in the monospaced font so that the
+/// carets stand under what they point at.
 pub fn problems_text<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
     diagnostics
         .into_iter()
@@ -316,25 +334,66 @@ pub fn problems_box(text: impl Into<String>, node: Node) -> impl Bundle {
             padding: UiRect::all(Val::Px(8.0)),
             ..node
         },
-        BackgroundColor(Color::srgba(0.25, 0.02, 0.02, 0.9)),
-        children![label(text, 13.0, Color::srgb(1.0, 0.85, 0.85))],
+        BackgroundColor(PROBLEMS),
+        children![(
+            Text::new(text),
+            TextFont::from_font_size(13.0).with_font(fonts::MONO),
+            TextColor(PROBLEMS_TEXT),
+        )],
     )
 }
 
-/// A full-screen column, centred, that goes when `screen` does.
-pub fn screen_root(screen: Screen) -> impl Bundle {
+/// A full-screen screen that goes when `screen` does: spawns it and returns the column its
+/// content goes into, centred, which scrolls with the wheel when it is taller than the window
+/// (so that nothing on a screen is ever cut off at a small window).
+pub fn spawn_screen(commands: &mut Commands, screen: Screen) -> Entity {
+    spawn_screen_placed(commands, screen, true)
+}
+
+/// A screen like [`spawn_screen`] whose column starts at the window's top, when `centred` is
+/// false: for a screen whose height changes as the player clicks (the Mods screen's details),
+/// which would otherwise jump as its centre moves.
+pub fn spawn_screen_placed(commands: &mut Commands, screen: Screen, centred: bool) -> Entity {
+    let root = commands
+        .spawn((
+            scroll_screen(),
+            BackgroundColor(PANEL),
+            DespawnOnExit(screen),
+        ))
+        .id();
+    commands
+        .spawn((
+            Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                // Auto margins centre the column while it is shorter than the window, and give
+                // way (unlike centring the content) when it is taller, so it scrolls from its top.
+                margin: if centred {
+                    UiRect::vertical(Val::Auto)
+                } else {
+                    UiRect::bottom(Val::Auto)
+                },
+                padding: UiRect::vertical(Val::Px(8.0)),
+                row_gap: Val::Px(6.0),
+                ..default()
+            },
+            ChildOf(root),
+        ))
+        .id()
+}
+
+/// A node over the whole window whose children scroll with the wheel when they are taller.
+pub fn scroll_screen() -> impl Bundle {
     (
+        ScrollArea,
         Node {
             width: Val::Percent(100.0),
             height: Val::Percent(100.0),
             flex_direction: FlexDirection::Column,
-            align_items: AlignItems::Center,
-            justify_content: JustifyContent::Center,
-            row_gap: Val::Px(6.0),
+            overflow: Overflow::scroll_y(),
             ..default()
         },
-        BackgroundColor(PANEL),
-        DespawnOnExit(screen),
+        ScrollPosition::default(),
     )
 }
 

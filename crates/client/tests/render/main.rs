@@ -274,7 +274,7 @@ fn scripted_scene_renders_every_step() {
         "Wave: Wave 2",
         "Fuel: Fuel",
         "Materials: Materials",
-        "Speed: >> 2x",
+        "Speed: ▶▶ 2×",
         "level won",
         "reward screen: 3 offers",
         "map after the reward: level 2, 2 rooms entered",
