@@ -74,6 +74,11 @@ fn the_unpacked_archive_plays_from_any_folder() {
     }
     // Luau's own licence, shipped by the crate whose sources are compiled in.
     assert!(licences.contains("Roblox Corporation"));
+    // The fonts the game window embeds, with their licence.
+    if cfg!(feature = "client") {
+        assert!(licences.contains("fonts/DejaVu-LICENSE.txt"));
+        assert!(licences.contains("Tavmjong Bah"));
+    }
     // Rampart's own licence texts.
     assert!(licences.contains("[LICENSE-MIT]\n\nCopyright (c) 2026 The Rampart developers"));
     assert!(licences.contains("[LICENSE-APACHE]"));
