@@ -16,6 +16,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::bindings::Control;
+use super::feedback::shake::Shake;
 use super::input::Layers;
 use super::session::Game;
 use super::settings::Settings;
@@ -71,9 +72,6 @@ pub struct Rig {
     pub zoom: f32,
     /// Middle-drag distance not yet turned into a quarter turn.
     drag: f32,
-    /// Added to where the camera stands this frame, for effects that move the view without
-    /// moving what it looks at (a shake); zero otherwise, and never saved.
-    pub offset: Vec3,
     /// The world this rig framed last (its seed and size), so a new level is framed once.
     framed: Option<(u64, i32, i32)>,
 }
@@ -134,7 +132,6 @@ fn spawn(mut commands: Commands) {
             yaw: FRAC_PI_4,
             zoom: 20.0,
             drag: 0.0,
-            offset: Vec3::ZERO,
             framed: None,
         },
         Transform::default(),
@@ -308,11 +305,12 @@ fn steer(
 }
 
 /// Puts the camera where the rig says, turning it toward its quarter turns (at once with
-/// reduced motion).
+/// reduced motion), shaken as the feedback says.
 fn place(
     mut cameras: Query<(&mut Rig, &mut Transform, &mut Projection)>,
     time: Res<Time>,
     settings: Res<Settings>,
+    shake: Res<Shake>,
 ) {
     let Ok((mut rig, mut transform, mut projection)) = cameras.single_mut() else {
         return;
@@ -329,7 +327,8 @@ fn place(
     let rotation = view_rotation(rig.yaw, pitch);
     // Built from the rotation, not `looking_at`, which has no up direction straight down.
     *transform = Transform {
-        translation: rig.focus + rotation * Vec3::Z * 60.0 + rig.offset,
+        translation: rig.focus
+            + rotation * (Vec3::Z * 60.0 + shake.camera().extend(0.0) * rig.zoom),
         rotation,
         ..default()
     };

@@ -7,7 +7,7 @@
 //! around the battle ([`menu`]), the run's map ([`run_map`]), its
 //! shops and events ([`stops`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
-//! battle ([`units`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
+//! battle ([`units`]) and the feedback of every hit ([`feedback`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
 //! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]), the debug
 //! overlay on F3 ([`debug`]). Each frame runs [`ClientSet::Input`],
 //! then [`ClientSet::Simulate`], then [`ClientSet::Present`].
@@ -27,6 +27,7 @@ pub mod camera;
 pub mod cards;
 pub mod debug;
 pub mod drawn;
+pub mod feedback;
 #[cfg(test)]
 mod fit;
 pub mod fonts;
@@ -247,6 +248,7 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         terrain::TerrainPlugin,
         camera::CameraPlugin,
         units::UnitsPlugin,
+        feedback::FeedbackPlugin,
         drawn::DrawnPlugin,
         hp::HpPlugin,
         hud::HudPlugin,

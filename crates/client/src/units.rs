@@ -1,10 +1,9 @@
 //! What happens in the battle, drawn: attackers as primitive models by type (shape and colour
 //! from the type, size from its size class), moving smoothly between ticks and facing where they
 //! walk (their HP indicators are `hp.rs`'s); buildings by kind, towers turning
-//! toward their target; abilities as discs of their reach; shots in flight; hits that do not
-//! fly (beams, slams, scripted hits) as a flash of light from the building to its target;
-//! deaths as a fading puff; damage and production as numbers that rise and fade; attackers
-//! under a mod's own effect with a tint (`effects.ron`) tinted halfway toward it.
+//! toward their target; abilities as discs of their reach; attackers under a mod's own effect
+//! with a tint (`effects.ron`) tinted halfway toward it; screen-space labels over the world.
+//! Shots, hits, deaths and the numbers that pop up are `feedback`'s.
 
 use std::collections::HashMap;
 
@@ -12,14 +11,10 @@ use bevy::prelude::*;
 
 use super::palette::Palette;
 use super::session::Game;
-use super::settings::Settings;
-use super::ui::label;
 use super::{ClientSet, Screen, to_bevy};
-use rampart_core::battle::{
-    Battle, Effect, EntityId, EntityKind, LogKind, Position, Resource as Gain,
-};
+use rampart_core::battle::{Effect, EntityId, EntityKind, LogKind};
 use rampart_core::content::colour::Rgb;
-use rampart_core::content::{Behaviour, BlueprintKind, ContentDb, Projectile, Size};
+use rampart_core::content::{BlueprintKind, ContentDb, Size};
 
 /// Draws the battle's entities.
 pub struct UnitsPlugin;
@@ -31,15 +26,7 @@ impl Plugin for UnitsPlugin {
             .add_systems(OnExit(Screen::Battle), forget)
             .add_systems(
                 Update,
-                (
-                    sync,
-                    tint_attackers,
-                    move_units,
-                    aim_turrets,
-                    draw_shots,
-                    fade,
-                    place_labels,
-                )
+                (sync, tint_attackers, move_units, aim_turrets, place_labels)
                     .chain()
                     .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::Battle)),
@@ -84,19 +71,21 @@ impl Follow {
             offset,
         }
     }
-}
 
-/// Something that fades and goes after a while: pop-ups and death puffs.
-#[derive(Component)]
-struct Fading {
-    age: f32,
-    life: f32,
-    rise: f32,
-}
+    /// A label over the world point `at`, shifted by `offset` pixels.
+    pub fn point(at: Vec3, offset: Vec2) -> Follow {
+        Follow {
+            at,
+            unit: None,
+            offset,
+        }
+    }
 
-/// A shot in flight.
-#[derive(Component)]
-struct ShotMark;
+    /// Shifts the label by `by` pixels more.
+    pub fn shift(&mut self, by: Vec2) {
+        self.offset += by;
+    }
+}
 
 /// Meshes and materials shared by many entities.
 #[derive(Resource)]
@@ -106,16 +95,10 @@ struct Looks {
     cone: Handle<Mesh>,
     cylinder: Handle<Mesh>,
     disc: Handle<Mesh>,
-    shot: Handle<StandardMaterial>,
-    puff: Handle<StandardMaterial>,
     by_name: HashMap<String, Handle<StandardMaterial>>,
 }
 
-fn make_looks(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
+fn make_looks(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>) {
     commands.insert_resource(Looks {
         sphere: meshes.add(
             Sphere::new(0.5)
@@ -130,16 +113,6 @@ fn make_looks(
         }),
         cylinder: meshes.add(Cylinder::new(0.5, 1.0)),
         disc: meshes.add(Cylinder::new(1.0, 0.04)),
-        shot: materials.add(StandardMaterial {
-            base_color: Color::srgb(1.0, 0.9, 0.4),
-            emissive: LinearRgba::rgb(4.0, 3.0, 1.0),
-            ..default()
-        }),
-        puff: materials.add(StandardMaterial {
-            base_color: Color::srgba(0.9, 0.9, 0.9, 0.6),
-            alpha_mode: AlphaMode::Blend,
-            ..default()
-        }),
         by_name: HashMap::new(),
     });
 }
@@ -225,9 +198,7 @@ fn sync(
     mut shown: ResMut<Shown>,
     mut looks: ResMut<Looks>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    units: Query<&Transform, With<Unit>>,
     palette: Res<Palette>,
-    settings: Res<Settings>,
 ) {
     let Some(session) = game.0.as_mut() else {
         return;
@@ -238,8 +209,6 @@ fn sync(
             commands.entity(e).despawn();
         }
     }
-    // With reduced motion, pop-ups and puffs stay where they appear.
-    let rise = if settings.reduced_motion { 0.0 } else { 1.0 };
     let content = session.battle.content().clone();
     let hub = session.battle.state().hub;
     let gone: Vec<EntityId> = shown
@@ -250,19 +219,6 @@ fn sync(
         .collect();
     for id in gone {
         if let Some(e) = shown.0.remove(&id) {
-            if let Ok(t) = units.get(e) {
-                commands.spawn((
-                    Mesh3d(looks.sphere.clone()),
-                    MeshMaterial3d(looks.puff.clone()),
-                    Transform::from_translation(t.translation).with_scale(Vec3::splat(0.4)),
-                    Fading {
-                        age: 0.0,
-                        life: 0.5,
-                        rise: 0.5 * rise,
-                    },
-                    DespawnOnExit(Screen::Battle),
-                ));
-            }
             commands.entity(e).despawn();
         }
     }
@@ -394,11 +350,8 @@ fn sync(
         };
         shown.0.insert(id, root);
     }
-    // What the last ticks logged: refused commands become notices, damage and gains pop up.
-    let log = session.frame_log.clone();
-    let field = session.battle.field().cloned();
-    let ground = |x: f64, y: f64| to_bevy(x, y, field.as_ref().map_or(0.0, |f| f.ground(x, y)));
-    for entry in log {
+    // What the last ticks logged that the player is told in words.
+    for entry in session.frame_log.clone() {
         match entry.kind {
             LogKind::Refused { reason, .. } => session.notify(reason),
             LogKind::WaveStalled {
@@ -412,43 +365,6 @@ fn sync(
             LogKind::EntityLimit { limit } => session.notify(format!(
                 "The battle holds {limit} attackers and buildings, the most it may: no more appear"
             )),
-            LogKind::Damaged {
-                target,
-                amount,
-                source,
-                ..
-            } if amount >= 0.5 => {
-                if let Some(e) = session.battle.entity(target) {
-                    let at = ground(e.position.x, e.position.y);
-                    if let Some(from) = source.and_then(|s| hit_line_from(&session.battle, s)) {
-                        let from = ground(from.0.x, from.0.y) + Vec3::Y * from.1;
-                        spawn_hit_line(&mut commands, &looks, from, at + Vec3::Y * 0.3);
-                    }
-                    spawn_pop_up(
-                        &mut commands,
-                        at,
-                        format!("{amount:.0}"),
-                        Color::srgb(1.0, 0.85, 0.3),
-                        rise,
-                    );
-                }
-            }
-            LogKind::Gained {
-                resource,
-                amount,
-                source: Some(source),
-            } if amount > 0.0 => {
-                if let Some(e) = session.battle.entity(source) {
-                    let at = ground(e.position.x, e.position.y);
-                    let (what, color) = match resource {
-                        Gain::Fuel => ("fuel", Color::srgb(1.0, 0.6, 0.2)),
-                        Gain::Materials => ("mat", Color::srgb(0.7, 0.9, 1.0)),
-                        Gain::Energy => ("energy", Color::srgb(0.5, 1.0, 0.6)),
-                    };
-                    let text = format!("+{amount:.0} {what}");
-                    spawn_pop_up(&mut commands, at, text, color, rise);
-                }
-            }
             _ => {}
         }
     }
@@ -512,64 +428,6 @@ fn tint_attackers(
     }
 }
 
-/// Where a hit from `source` is drawn from as a line (a beam, a slam, a scripted hit): the
-/// building and its muzzle height, unless the building fires shots, which are drawn in flight.
-fn hit_line_from(battle: &Battle, source: EntityId) -> Option<(Position, f32)> {
-    let e = battle.entity(source)?;
-    let EntityKind::Building(b) = e.kind else {
-        return None;
-    };
-    match &battle.content().blueprint(b).behaviour {
-        Some(Behaviour::Shooter(s)) if s.projectile != Projectile::Instant => None,
-        Some(Behaviour::Shooter(s)) => Some((e.position, s.muzzle_height as f32)),
-        _ => Some((e.position, 0.5)),
-    }
-}
-
-/// A bright line from `from` to `to` for a moment.
-fn spawn_hit_line(commands: &mut Commands, looks: &Looks, from: Vec3, to: Vec3) {
-    let length = from.distance(to);
-    if length < 1e-3 {
-        return;
-    }
-    commands.spawn((
-        Mesh3d(looks.cube.clone()),
-        MeshMaterial3d(looks.shot.clone()),
-        Transform::from_translation((from + to) / 2.0)
-            .looking_at(to, Vec3::Y)
-            .with_scale(Vec3::new(0.05, 0.05, length)),
-        Fading {
-            age: 0.0,
-            life: 0.15,
-            rise: 0.0,
-        },
-        DespawnOnExit(Screen::Battle),
-    ));
-}
-
-/// A number over the world that rises (by `rise`, 0 to 1 of its usual way) and fades.
-fn spawn_pop_up(commands: &mut Commands, at: Vec3, text: String, color: Color, rise: f32) {
-    commands.spawn((
-        Follow {
-            at,
-            unit: None,
-            offset: Vec2::new(-8.0, -40.0),
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            ..default()
-        },
-        label(text, 13.0, color),
-        Pickable::IGNORE,
-        Fading {
-            age: 0.0,
-            life: 1.0,
-            rise: 30.0 * rise,
-        },
-        DespawnOnExit(Screen::Battle),
-    ));
-}
-
 /// Moves every unit to where it is drawn between ticks and turns attackers toward where they
 /// walk.
 fn move_units(game: NonSend<Game>, mut units: Query<(&Unit, &mut Transform)>) {
@@ -626,70 +484,6 @@ fn aim_turrets(
             if let Ok(mut t) = turrets.get_mut(child) {
                 t.rotation = Quat::from_rotation_y((-dir.x).atan2(-dir.y));
             }
-        }
-    }
-}
-
-/// Draws shots in flight, reusing spheres from frame to frame.
-fn draw_shots(
-    mut commands: Commands,
-    game: NonSend<Game>,
-    looks: Res<Looks>,
-    mut marks: Query<(Entity, &mut Transform, &mut Visibility), With<ShotMark>>,
-) {
-    let Some(session) = game.0.as_ref() else {
-        return;
-    };
-    let shots = &session.battle.state().shots;
-    let mut marks: Vec<_> = marks.iter_mut().collect();
-    for (i, shot) in shots.iter().enumerate() {
-        let at = to_bevy(shot.position.x, shot.position.y, shot.position.z);
-        match marks.get_mut(i) {
-            Some((_, t, v)) => {
-                t.translation = at;
-                **v = Visibility::Visible;
-            }
-            None => {
-                commands.spawn((
-                    ShotMark,
-                    Mesh3d(looks.sphere.clone()),
-                    MeshMaterial3d(looks.shot.clone()),
-                    Transform::from_translation(at).with_scale(Vec3::splat(0.12)),
-                    Visibility::Visible,
-                    DespawnOnExit(Screen::Battle),
-                ));
-            }
-        }
-    }
-    for (_, _, v) in marks.iter_mut().skip(shots.len()) {
-        **v = Visibility::Hidden;
-    }
-}
-
-/// Ages fading things, raising, shrinking and finally removing them.
-fn fade(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut fading: Query<(
-        Entity,
-        &mut Fading,
-        Option<&mut Follow>,
-        Option<&mut Transform>,
-    )>,
-) {
-    let dt = time.delta_secs();
-    for (e, mut f, follow, transform) in &mut fading {
-        f.age += dt;
-        if f.age >= f.life {
-            commands.entity(e).despawn();
-            continue;
-        }
-        if let Some(mut follow) = follow {
-            follow.offset.y -= f.rise * dt;
-        }
-        if let Some(mut t) = transform {
-            t.scale += Vec3::splat(f.rise * dt);
-            t.translation.y += f.rise * dt;
         }
     }
 }
