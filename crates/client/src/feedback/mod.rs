@@ -44,6 +44,7 @@ impl Plugin for FeedbackPlugin {
             .add_systems(
                 Update,
                 (
+                    cap_particles,
                     react,
                     projectiles::draw_shots,
                     status::mark,
@@ -56,6 +57,13 @@ impl Plugin for FeedbackPlugin {
                     .in_set(ClientSet::Present)
                     .run_if(in_state(Screen::Battle)),
             );
+    }
+}
+
+/// Keeps the particles' cap at what the quality setting allows: fewer in low quality.
+fn cap_particles(settings: Res<Settings>, mut particles: ResMut<Particles>) {
+    if settings.is_changed() {
+        particles.set_cap(settings.particles(particles::MAX_PARTICLES));
     }
 }
 

@@ -59,6 +59,14 @@ impl Particles {
         }
     }
 
+    /// Allows at most `cap` alive from now on, the oldest beyond it giving way at once.
+    pub fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+        while self.live.len() > cap {
+            self.live.pop_front();
+        }
+    }
+
     /// How many are alive.
     pub fn len(&self) -> usize {
         self.live.len()
@@ -247,6 +255,8 @@ mod tests {
         // The newest burst is what is left.
         particles.step(0.0, &View::everywhere());
         assert_eq!(particles.len(), MAX_PARTICLES);
+        particles.set_cap(MAX_PARTICLES / 3);
+        assert_eq!(particles.len(), MAX_PARTICLES / 3);
         let mut small = Particles::with_cap(10);
         small.burst(Vec3::ZERO, burst(100), 7);
         assert_eq!(small.len(), 10);
