@@ -23,11 +23,12 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use rampart_client::camera::Rig;
 use rampart_client::palette::Palette;
 use rampart_client::rich::Icons;
 use rampart_client::session::{Game, Session};
 use rampart_client::settings::Settings;
-use rampart_client::{ClientSet, Content, Loaded, Screen, drawn, feedback, hp, hud, units};
+use rampart_client::{ClientSet, Content, Loaded, Screen, drawn, feedback, hp, hud, models, units};
 use rampart_client::{input::Layers, wave_preview};
 use rampart_core::battle::{Battle, EntityKind, PlayerCommand, Position, Route};
 use rampart_core::content::{BlueprintKind, ContentDb, Size};
@@ -163,6 +164,7 @@ fn app(loaded: Loaded) -> App {
         )
         .add_plugins((
             units::UnitsPlugin,
+            models::ModelsPlugin,
             feedback::FeedbackPlugin,
             drawn::DrawnPlugin,
             hp::HpPlugin,
@@ -198,6 +200,8 @@ fn camera(width: i32, height: i32) -> impl Bundle {
         .looking_at(centre, Vec3::Y);
     (
         Camera3d::default(),
+        // The window's camera, as the client's systems find it.
+        Rig::default(),
         camera,
         Projection::Orthographic(projection),
         at,

@@ -87,6 +87,20 @@ pub struct CameraView {
     pub turns: i32,
 }
 
+impl Default for Rig {
+    /// Looking at the origin from the first heading, before a world is framed.
+    fn default() -> Self {
+        Rig {
+            focus: Vec3::ZERO,
+            turns: 0,
+            yaw: FRAC_PI_4,
+            zoom: 20.0,
+            drag: 0.0,
+            framed: None,
+        }
+    }
+}
+
 impl Rig {
     /// Where the rig looks.
     pub fn view(&self) -> CameraView {
@@ -126,14 +140,7 @@ fn spawn(mut commands: Commands) {
             far: 400.0,
             ..OrthographicProjection::default_3d()
         }),
-        Rig {
-            focus: Vec3::ZERO,
-            turns: 0,
-            yaw: FRAC_PI_4,
-            zoom: 20.0,
-            drag: 0.0,
-            framed: None,
-        },
+        Rig::default(),
         Transform::default(),
     ));
 }

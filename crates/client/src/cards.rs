@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use glam::{DVec2, DVec3};
 
+use super::models::icons::icon;
 use super::palette::Palette;
 use super::rich::{self, Icons};
 use super::ui::{Action, CARD, OwnColour, label, scroll_area, wrapping_row};
@@ -134,17 +135,9 @@ pub fn spawn_card(
                 Pickable::IGNORE,
             ))
             .with_children(|head| {
-                // The blueprint's own picture, where its mod gives it one.
+                // The blueprint's icon: its mod's picture, else its model's (`models/icons.rs`).
                 if let Some(image) = icons.get(&Icons::blueprint(&bp.id)) {
-                    head.spawn((
-                        ImageNode::new(image),
-                        Node {
-                            width: Val::Px(32.0),
-                            height: Val::Px(32.0),
-                            ..default()
-                        },
-                        Pickable::IGNORE,
-                    ));
+                    head.spawn((icon(image, 32.0), Pickable::IGNORE));
                 }
                 head.spawn((
                     Node {

@@ -11,8 +11,9 @@ use bevy::prelude::*;
 use super::bindings::Control;
 use super::camera::Bar;
 use super::input::{Layer, Layers};
+use super::models::icons::icon;
 use super::palette::Palette;
-use super::rich;
+use super::rich::{self, Icons};
 use super::session::{Game, Session, shown_blueprints};
 use super::settings::Settings;
 use super::ui::{
@@ -628,6 +629,7 @@ fn rebuild_menu(
     game: NonSend<Game>,
     palette: Res<Palette>,
     settings: Res<Settings>,
+    icons: Res<Icons>,
     mut rows: Query<(Entity, &mut MenuRow)>,
 ) {
     let Some(session) = game.0.as_ref() else {
@@ -645,7 +647,8 @@ fn rebuild_menu(
     let Ok((row, mut menu)) = rows.single_mut() else {
         return;
     };
-    if menu.0 == shown && menu.1 == *palette && menu.2 == keys {
+    // New icons (reloaded content, a model changed) draw it again too.
+    if menu.0 == shown && menu.1 == *palette && menu.2 == keys && !icons.is_changed() {
         return;
     }
     *menu = MenuRow(shown.clone(), palette.clone(), keys.clone());
@@ -653,7 +656,9 @@ fn rebuild_menu(
     let content = session.battle.content().clone();
     commands.entity(row).with_children(|r| {
         for (i, &b) in shown.iter().enumerate().take(9) {
-            menu_card(r, i, &keys[i], b, content.blueprint(b), &palette);
+            let bp = content.blueprint(b);
+            let image = icons.get(&Icons::blueprint(&bp.id));
+            menu_card(r, i, &keys[i], b, bp, image, &palette);
         }
     });
 }
@@ -665,6 +670,7 @@ fn menu_card(
     key: &str,
     b: BlueprintId,
     bp: &Blueprint,
+    image: Option<Handle<Image>>,
     palette: &Palette,
 ) {
     r.spawn((
@@ -686,7 +692,18 @@ fn menu_card(
         BorderColor::all(palette.kind(bp.kind)),
     ))
     .with_children(|card| {
-        card.spawn(label(format!("{key}{}", bp.name), 13.0, Color::WHITE));
+        // The blueprint's icon beside its name (its file, or its model's picture).
+        card.spawn(Node {
+            column_gap: Val::Px(4.0),
+            align_items: AlignItems::Center,
+            ..default()
+        })
+        .with_children(|head| {
+            if let Some(image) = image {
+                head.spawn(icon(image, 22.0));
+            }
+            head.spawn(label(format!("{key}{}", bp.name), 13.0, Color::WHITE));
+        });
         card.spawn((CostText(b), label("", 13.0, Color::WHITE)));
         card.spawn((
             CooldownShade(b),
@@ -889,7 +906,9 @@ mod tests {
         let palette = Palette::standard();
         world.commands().entity(row).with_children(|r| {
             for (i, (b, bp)) in blueprints.iter().take(9).enumerate() {
-                menu_card(r, i, &format!("{} ", i + 1), *b, bp, &palette);
+                // Every card with an icon, as in the game: its size is what matters here.
+                let image = Some(Handle::default());
+                menu_card(r, i, &format!("{} ", i + 1), *b, bp, image, &palette);
             }
         });
         world.flush();

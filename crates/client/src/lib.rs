@@ -7,7 +7,9 @@
 //! around the battle ([`menu`]), the run's map ([`run_map`]), its
 //! shops and events ([`stops`]), the running level and its clock
 //! ([`session`]), the world's meshes ([`terrain`]), the camera ([`camera`]), what happens in the
-//! battle ([`units`]) and the feedback of every hit ([`feedback`]), the heads-up display ([`hud`]), selecting and placing ([`placing`]) with
+//! battle ([`units`]) with the blueprints' and attackers' models and the icons made from
+//! them ([`models`]) and the feedback of every hit ([`feedback`]), the heads-up display
+//! ([`hud`]), selecting and placing ([`placing`]) with
 //! descriptions drawn in colour ([`rich`]), hot reload of mod files ([`reload`]), the debug
 //! overlay on F3 ([`debug`]). Each frame runs [`ClientSet::Input`],
 //! then [`ClientSet::Simulate`], then [`ClientSet::Present`].
@@ -36,6 +38,7 @@ pub mod hp;
 pub mod hud;
 pub mod input;
 pub mod menu;
+pub mod models;
 pub mod mods;
 pub mod overlay;
 pub mod palette;
@@ -57,6 +60,7 @@ pub mod wave_preview;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use bevy::asset::UnapprovedPathMode;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
@@ -215,15 +219,24 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         .map_or((Settings::default(), None), Settings::load);
     let (width, height) = settings.resolution;
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Rampart".into(),
-            resolution: WindowResolution::new(width, height),
-            mode: settings::window_mode(settings.window_mode, settings.resolution, &[]),
-            ..default()
-        }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Rampart".into(),
+                    resolution: WindowResolution::new(width, height),
+                    mode: settings::window_mode(settings.window_mode, settings.resolution, &[]),
+                    ..default()
+                }),
+                ..default()
+            })
+            // Mods' glTF models are read from their own folders, outside Bevy's asset folder,
+            // by loads that ask for it (`models/gltf.rs`).
+            .set(AssetPlugin {
+                unapproved_path_mode: UnapprovedPathMode::Deny,
+                ..default()
+            }),
+    )
     .insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.11)))
     .insert_resource(Content::new(options.loaded, options.mods_dirs))
     .init_state::<Screen>()
@@ -248,6 +261,7 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         terrain::TerrainPlugin,
         camera::CameraPlugin,
         units::UnitsPlugin,
+        models::ModelsPlugin,
         feedback::FeedbackPlugin,
         drawn::DrawnPlugin,
         hp::HpPlugin,

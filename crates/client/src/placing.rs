@@ -15,12 +15,14 @@ use bevy::prelude::*;
 
 use super::actions::carry_out;
 use super::bindings::{Bindings, Control};
+use super::camera::Rig;
 use super::input::Layers;
+use super::models::icons::icon;
 use super::palette::Palette;
 use super::rich::{self, Icons, Piece, Shown, plain};
 use super::session::{Game, Session, Thing};
 use super::settings::Settings;
-use super::ui::{Action, button, label};
+use super::ui::{Action, button, label, show_if};
 use super::{ClientSet, Screen, to_bevy};
 use rampart_core::battle::{EntityKind, PlayerCommand, Position};
 use rampart_core::content::{BlueprintId, BlueprintKind, Placement};
@@ -100,6 +102,10 @@ enum InfoText {
 #[derive(Component)]
 struct PriorityRow;
 
+/// The icon beside the info panel's title: the blueprint's or attacker type's.
+#[derive(Component)]
+struct InfoIcon;
+
 fn spawn_panel(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -123,10 +129,19 @@ fn spawn_panel(
             DespawnOnExit(Screen::Battle),
         ))
         .with_children(|c| {
-            c.spawn((
-                InfoText::Title,
-                label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
-            ));
+            c.spawn(Node {
+                column_gap: Val::Px(8.0),
+                align_items: AlignItems::Center,
+                ..default()
+            })
+            .with_children(|head| {
+                // Shown, with its picture, by `info` (the panel starts hidden).
+                head.spawn((InfoIcon, icon(Handle::default(), 40.0)));
+                head.spawn((
+                    InfoText::Title,
+                    label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
+                ));
+            });
             c.spawn((InfoText::Body, Shown::default(), rich::column()));
             c.spawn((
                 PriorityRow,
@@ -203,7 +218,8 @@ fn aim(
     mut cursor: ResMut<Cursor>,
     game: NonSend<Game>,
     windows: Query<&Window>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
+    // The window's camera (icons are photographed by cameras of their own).
+    cameras: Query<(&Camera, &GlobalTransform), With<Rig>>,
     hovered: Res<HoverMap>,
     nodes: Query<(), With<Node>>,
     layers: Res<Layers>,
@@ -383,7 +399,7 @@ fn preview(
     >,
     mut refusals: Query<(&mut Node, &Children), With<Refusal>>,
     mut texts: Query<&mut Text>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Rig>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
     let Some(session) = game.0.as_mut() else {
@@ -449,10 +465,27 @@ fn info(
     cursor: Res<Cursor>,
     mut panels: Query<
         (&mut Node, &mut BackgroundColor),
-        (With<InfoPanel>, Without<DeleteButton>, Without<PriorityRow>),
+        (
+            With<InfoPanel>,
+            Without<DeleteButton>,
+            Without<PriorityRow>,
+            Without<InfoIcon>,
+        ),
     >,
-    mut delete: Query<&mut Node, (With<DeleteButton>, Without<PriorityRow>)>,
-    mut priority_rows: Query<&mut Node, (With<PriorityRow>, Without<DeleteButton>)>,
+    mut info_icons: Query<
+        (&mut ImageNode, &mut Node),
+        (
+            With<InfoIcon>,
+            Without<InfoPanel>,
+            Without<DeleteButton>,
+            Without<PriorityRow>,
+        ),
+    >,
+    mut delete: Query<&mut Node, (With<DeleteButton>, Without<PriorityRow>, Without<InfoIcon>)>,
+    mut priority_rows: Query<
+        &mut Node,
+        (With<PriorityRow>, Without<DeleteButton>, Without<InfoIcon>),
+    >,
     mut titles: Query<(&InfoText, &mut Text)>,
     mut bodies: Query<(Entity, &mut Shown)>,
     icons: Res<Icons>,
@@ -499,13 +532,34 @@ fn info(
         }
     }
     let (palette, keys) = (&*palette, &settings.keys);
-    let shown = match (session.selection.blueprint, selected, cursor.hovered) {
-        (Some(b), _, _) => Some(describe_blueprint(session, b, palette, keys)),
-        (None, Some(thing), _) => describe(session, thing, palette, keys),
+    let (shown, thing) = match (session.selection.blueprint, selected, cursor.hovered) {
+        (Some(b), _, _) => (Some(describe_blueprint(session, b, palette, keys)), None),
+        (None, Some(thing), _) => (describe(session, thing, palette, keys), Some(thing)),
         // What the cursor is on, a tile too, in a see-through panel.
-        (None, None, Some(thing)) => describe(session, thing, palette, keys),
+        (None, None, Some(thing)) => (describe(session, thing, palette, keys), Some(thing)),
+        _ => (None, None),
+    };
+    // The icon of the blueprint being placed, or of the building or attacker described.
+    let content = session.battle.content();
+    let icon = match (session.selection.blueprint, thing) {
+        (Some(b), _) => icons.get(&Icons::blueprint(&content.blueprint(b).id)),
+        (None, Some(Thing::Entity(id))) => match session.battle.entity(id).map(|e| e.kind) {
+            Some(EntityKind::Attacker(a)) => icons.get(&Icons::attacker(&content.attacker(a).id)),
+            Some(EntityKind::Building(b) | EntityKind::Ability(b)) => {
+                icons.get(&Icons::blueprint(&content.blueprint(b).id))
+            }
+            None => None,
+        },
         _ => None,
     };
+    for (mut image, mut node) in &mut info_icons {
+        show_if(&mut node, icon.is_some());
+        if let Some(icon) = &icon
+            && image.image != *icon
+        {
+            image.image = icon.clone();
+        }
+    }
     let Some((title, body)) = shown else {
         node.display = Display::None;
         return;

@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 
+use super::models::icons::icon;
 use super::rich::Icons;
 use super::session::Game;
 use super::ui::label;
-use super::units::attacker_color;
 use super::{ClientSet, Screen};
 use rampart_core::battle::{Battle, Phase};
 
@@ -174,20 +174,11 @@ fn rebuild(
     }
 }
 
-/// The attacker type's icon (its `icon` field) where it has one, else a square in the colour it
-/// is drawn in.
+/// The attacker type's icon: its `icon` file, else the picture of its model (`models/icons.rs`);
+/// an empty space for a type the content does not have.
 fn spawn_icon(row: &mut ChildSpawnerCommands, icons: &Icons, attacker: &str) {
-    let size = Node {
-        width: Val::Px(11.0),
-        height: Val::Px(11.0),
-        ..default()
-    };
-    match icons.get(&Icons::attacker(attacker)) {
-        Some(image) => row.spawn((ImageNode::new(image), size)),
-        None => row.spawn((
-            size,
-            BackgroundColor(attacker_color(attacker)),
-            BorderColor::all(Color::BLACK),
-        )),
-    };
+    row.spawn(icon(
+        icons.get(&Icons::attacker(attacker)).unwrap_or_default(),
+        22.0,
+    ));
 }

@@ -16,6 +16,7 @@ use rampart_core::content::{ContentDb, Size};
 use rampart_sound::{Bus, Mixer, Output};
 
 use crate::bindings::Control;
+use crate::camera::Rig;
 use crate::session::Game;
 use crate::settings::Settings;
 use crate::{ClientSet, Content, Screen, to_bevy};
@@ -149,7 +150,8 @@ fn battle_sounds(
     game: NonSend<Game>,
     mut audio: ResMut<Audio>,
     screen: Res<State<Screen>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    // The window's camera (icons are photographed by cameras of their own).
+    cameras: Query<(&Camera, &GlobalTransform), With<Rig>>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;

@@ -16,10 +16,12 @@ use std::collections::HashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use super::camera::Rig;
+use super::models::attacker_color;
 use super::session::{Game, Session};
 use super::settings::Settings;
 use super::ui::label;
-use super::units::{Follow, attacker_color};
+use super::units::Follow;
 use super::{ClientSet, Screen, to_bevy};
 use particles::{Burst, Particles};
 use projectiles::{Shells, look_of};
@@ -169,7 +171,7 @@ pub struct View(Option<Mat4>);
 
 impl View {
     /// The view of the game's camera.
-    pub fn of(cameras: &Query<(&Camera, &GlobalTransform), With<Camera3d>>) -> View {
+    pub fn of(cameras: &Query<(&Camera, &GlobalTransform), With<Rig>>) -> View {
         View(
             cameras
                 .iter()
@@ -320,7 +322,7 @@ struct Paints<'w, 's> {
     materials: ResMut<'w, Assets<StandardMaterial>>,
     particles: ResMut<'w, Particles>,
     shake: ResMut<'w, Shake>,
-    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<Camera3d>>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<Rig>>,
 }
 
 impl<'w, 's> Paints<'w, 's> {

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 
 use super::{Fx, View};
+use crate::camera::Rig;
 use rampart_core::content::colour::Rgb;
 
 /// The most particles alive at once: a crowd dying together stays a few milliseconds of drawing.
@@ -178,7 +179,7 @@ pub(super) struct ParticleMark;
 pub(super) fn draw(
     mut commands: Commands,
     time: Res<Time>,
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Rig>>,
     mut particles: ResMut<Particles>,
     mut fx: ResMut<Fx>,
     mut materials: ResMut<Assets<StandardMaterial>>,

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use super::particles::{Burst, Particles};
 use super::{Fx, View, ground};
 use crate::Screen;
+use crate::camera::Rig;
 use crate::hp::badge;
 use crate::session::Game;
 use crate::units::effect_tint;
@@ -92,7 +93,7 @@ pub(super) fn mark(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut marks: ResMut<Marks>,
     mut particles: ResMut<Particles>,
-    cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<Rig>>,
     mut shown: Query<(&mut StatusMark, &mut Transform)>,
 ) {
     let Some(session) = game.0.as_ref() else {

@@ -5,7 +5,9 @@
 //! pause screen (keys pressed behind it do nothing) and the settings screen over it, a tower
 //! deleted, the run left and continued, the level's terrain file edited and then broken
 //! (its error shows, the world stays), an ability and a test mod's script error in the second
-//! wave, the rest of the level to its win, the reward cards and the map again. Every screenshot
+//! wave, the rest of the level to its win, the reward cards and the map again, and a gallery of
+//! every core blueprint's and attacker type's model (each of its cells must show a picture, and
+//! the gallery many colours). Every screenshot
 //! must show something (not one flat colour), each must differ from the one before, the
 //! battle's must show the HUD's top bar, and what the scene saw (`hud.txt`) must include every
 //! step and the HUD's texts.
@@ -26,7 +28,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 /// The screenshots the scene saves, in order.
-const SHOTS: [&str; 16] = [
+const SHOTS: [&str; 17] = [
     "01-menu.png",
     "02-tutorial.png",
     "03-tutorial-place.png",
@@ -43,6 +45,7 @@ const SHOTS: [&str; 16] = [
     "14-reward.png",
     "15-map.png",
     "16-settings.png",
+    "17-gallery.png",
 ];
 /// The screenshots of the battle screen, with the HUD.
 const BATTLE: std::ops::Range<usize> = 1..13;
@@ -209,6 +212,42 @@ fn prepare(dir: &Path) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// Checks the gallery: as many cells as `hud.txt` says it showed, each with a picture on the
+/// gallery's background, and many colours among them.
+fn check_gallery(p: &Picture, hud: &str) {
+    let shown: usize = hud
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("gallery: ")?
+                .strip_suffix(" models")?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("the scene showed no gallery:\n{hud}"));
+    // Core has 28 blueprints and 29 attacker types.
+    assert!(shown >= 50, "the gallery shows only {shown} models");
+    let g = &scene::GALLERY;
+    for i in 0..shown {
+        let left = g.origin.0 + (i % g.columns) * g.cell.0 + (g.cell.0 - g.icon) / 2;
+        let top = g.origin.1 + (i / g.columns) * g.cell.1;
+        let drawn = (top..top + g.icon)
+            .flat_map(|y| (left..left + g.icon).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let px = p.pixel(x, y);
+                px.iter()
+                    .zip(scene::GALLERY_RGB)
+                    .any(|(a, b)| a.abs_diff(b) > 24)
+            })
+            .count();
+        // A model covers a good part of its square.
+        assert!(
+            drawn * 20 > g.icon * g.icon,
+            "gallery cell {i} is empty ({drawn} pixels drawn)"
+        );
+    }
+    assert!(p.colours() > 400, "the gallery has {} colours", p.colours());
+}
+
 /// Plays the scene and checks what it left behind.
 fn scripted_scene_renders_every_step() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,6 +286,7 @@ fn scripted_scene_renders_every_step() {
         assert!(near * 8 > p.width / 2, "{name}: no HUD bar at the top");
     }
     let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap();
+    check_gallery(&pictures[SHOTS.len() - 1], &hud);
     for needle in [
         "the first start offers the tutorial",
         "tutorial walked to step 4: Place a tower",

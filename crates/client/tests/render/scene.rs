@@ -9,7 +9,8 @@
 //! colours while the run goes on), saves a broken one (its error shows, the world stays), throws
 //! an ability into the second wave, sees a test mod's script error reach the player, and lets
 //! the autopilot play the level to its end and the reward cards, and takes a reward: the map
-//! shows again, with the room won behind.
+//! shows again, with the room won behind. Last, a gallery of every core blueprint's and
+//! attacker type's model, as the icons made from them ([`GALLERY`]).
 //!
 //! It acts through the same actions as the mouse and keyboard (buttons' and keys' [`Action`]s,
 //! selecting a blueprint, pointing at a tile, placing), so the real client is what gets drawn. A screenshot of each step goes into DIR, and what each step saw, with the
@@ -33,12 +34,14 @@ use rampart_client::camera::Rig;
 use rampart_client::highlight::{Mark, marks};
 use rampart_client::hud::{HudText, TopBar};
 use rampart_client::input::{Layer, Layers};
+use rampart_client::models::icons::icon;
 use rampart_client::placing::{Cursor, DeleteButton, place_at_cursor};
 use rampart_client::reload::Watch;
+use rampart_client::rich::Icons;
 use rampart_client::session::{Game, Session, Thing, shown_blueprints};
 use rampart_client::settings::Settings;
 use rampart_client::tutorial::Guide;
-use rampart_client::ui::Action;
+use rampart_client::ui::{Action, label};
 use rampart_client::{Content, Screen};
 use rampart_core::battle::preview::RangeOf;
 use rampart_core::battle::{EntityId, Phase};
@@ -56,6 +59,99 @@ pub const SEED: u64 = 7;
 const TOWERS: usize = 3;
 /// Seconds a step may wait for what it waits for (a wave's end, a reload) before the scene fails.
 const PATIENCE: f32 = 240.0;
+
+/// The gallery's grid: its first cell's top left corner, a cell's width and height, the cells
+/// in a row, and the side of the icon at the top of each cell (centred in its width), in
+/// pixels of the 1280×720 window.
+pub struct Grid {
+    /// The first cell's top left corner.
+    pub origin: (usize, usize),
+    /// A cell's width and height.
+    pub cell: (usize, usize),
+    /// Cells in a row.
+    pub columns: usize,
+    /// The icon's side.
+    pub icon: usize,
+}
+
+/// The gallery the scene shows last.
+pub const GALLERY: Grid = Grid {
+    origin: (8, 8),
+    cell: (104, 118),
+    columns: 12,
+    icon: 84,
+};
+
+/// The gallery's background, in sRGB bytes.
+pub const GALLERY_RGB: [u8; 3] = [28, 30, 38];
+
+/// The gallery, over every other screen.
+#[derive(Component)]
+struct Gallery;
+
+/// Shows every core blueprint and attacker type, its icon over its name, in the cells of
+/// [`GALLERY`]; returns how many.
+fn spawn_gallery(commands: &mut Commands, content: &Content, icons: &Icons) -> usize {
+    let db = &content.db;
+    let items: Vec<(String, String)> = db
+        .blueprints
+        .iter()
+        .filter(|b| b.id.starts_with("core:"))
+        .map(|b| (b.name.clone(), Icons::blueprint(&b.id)))
+        .chain(
+            db.attackers
+                .iter()
+                .filter(|a| a.id.starts_with("core:"))
+                .map(|a| (a.name.clone(), Icons::attacker(&a.id))),
+        )
+        .collect();
+    let [r, g, b] = GALLERY_RGB;
+    let px = |n: usize| Val::Px(n as f32);
+    commands
+        .spawn((
+            Gallery,
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(0),
+                top: px(0),
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                padding: UiRect {
+                    left: px(GALLERY.origin.0),
+                    top: px(GALLERY.origin.1),
+                    ..default()
+                },
+                flex_wrap: FlexWrap::Wrap,
+                align_content: AlignContent::FlexStart,
+                ..default()
+            },
+            BackgroundColor(Color::srgb_u8(r, g, b)),
+            GlobalZIndex(100),
+        ))
+        .with_children(|grid| {
+            for (name, picture) in &items {
+                grid.spawn(Node {
+                    width: px(GALLERY.cell.0),
+                    height: px(GALLERY.cell.1),
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    overflow: Overflow::clip(),
+                    ..default()
+                })
+                .with_children(|cell| {
+                    cell.spawn(icon(
+                        icons.get(picture).unwrap_or_default(),
+                        GALLERY.icon as f32,
+                    ));
+                    cell.spawn((
+                        label(name.clone(), 11.0, Color::WHITE),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                });
+            }
+        });
+    items.len()
+}
 
 /// Plays the scripted scene.
 pub struct ScenePlugin {
@@ -222,6 +318,8 @@ struct Stage<'w, 's> {
     rigs: Query<'w, 's, &'static mut Rig>,
     layers: Res<'w, Layers>,
     settings: Res<'w, Settings>,
+    icons: Res<'w, Icons>,
+    galleries: Query<'w, 's, Entity, With<Gallery>>,
     typed: MessageWriter<'w, KeyboardInput>,
 }
 
@@ -900,14 +998,30 @@ fn play(
                 script.shoot(&mut commands, "15-map.png");
             }
         }
-        57 if waited > 1.5 => {
+        // The gallery of every core model, over the map.
+        57 if waited > 1.0 => {
+            let shown = spawn_gallery(&mut commands, &content, &stage.icons);
+            let cells = GALLERY.columns * (720 - GALLERY.origin.1) / GALLERY.cell.1;
+            if shown > cells {
+                let why = format!("the gallery holds {cells} models, not {shown}");
+                return fail(&script, &mut stage.exit, &why);
+            }
+            script.saw(format!("gallery: {shown} models"));
+        }
+        58 if waited > 2.0 => script.shoot(&mut commands, "17-gallery.png"),
+        59 if waited > 1.0 => {
+            for gallery in &stage.galleries {
+                commands.entity(gallery).despawn();
+            }
+        }
+        60 if waited > 1.5 => {
             let text = script.seen.join("\n") + "\n";
             if let Err(e) = std::fs::write(script.dir.join("hud.txt"), text) {
                 return fail(&script, &mut stage.exit, &e.to_string());
             }
         }
         // Screenshots are saved a few frames after they are asked for.
-        58 => {
+        61 => {
             if script.shots.iter().all(|p| p.exists()) && waited > 1.0 {
                 stage.exit.write(AppExit::Success);
             } else if waited > 30.0 {
