@@ -137,7 +137,7 @@ pub fn spawn_card(
             .with_children(|head| {
                 // The blueprint's icon: its mod's picture, else its model's (`models/icons.rs`).
                 if let Some(image) = icons.get(&Icons::blueprint(&bp.id)) {
-                    head.spawn((icon(image, 32.0), Pickable::IGNORE));
+                    head.spawn((icon(Some(image), 32.0), Pickable::IGNORE));
                 }
                 head.spawn((
                     Node {

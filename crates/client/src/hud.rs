@@ -700,7 +700,7 @@ fn menu_card(
         })
         .with_children(|head| {
             if let Some(image) = image {
-                head.spawn(icon(image, 22.0));
+                head.spawn(icon(Some(image), 22.0));
             }
             head.spawn(label(format!("{key}{}", bp.name), 13.0, Color::WHITE));
         });

@@ -135,8 +135,8 @@ fn spawn_panel(
                 ..default()
             })
             .with_children(|head| {
-                // Shown, with its picture, by `info` (the panel starts hidden).
-                head.spawn((InfoIcon, icon(Handle::default(), 40.0)));
+                // Shown, with its picture, by `info`.
+                head.spawn((InfoIcon, icon(None, 40.0)));
                 head.spawn((
                     InfoText::Title,
                     label("", 20.0, Color::srgb(0.95, 0.8, 0.3)),
@@ -473,7 +473,7 @@ fn info(
         ),
     >,
     mut info_icons: Query<
-        (&mut ImageNode, &mut Node),
+        (&mut ImageNode, &mut Node, &mut Visibility),
         (
             With<InfoIcon>,
             Without<InfoPanel>,
@@ -552,12 +552,14 @@ fn info(
         },
         _ => None,
     };
-    for (mut image, mut node) in &mut info_icons {
+    for (mut image, mut node, mut visibility) in &mut info_icons {
+        // Without an icon (a tile) the title takes the whole row.
         show_if(&mut node, icon.is_some());
-        if let Some(icon) = &icon
-            && image.image != *icon
-        {
-            image.image = icon.clone();
+        if let Some(icon) = &icon {
+            visibility.set_if_neq(Visibility::Inherited);
+            if image.image != *icon {
+                image.image = icon.clone();
+            }
         }
     }
     let Some((title, body)) = shown else {

@@ -106,7 +106,8 @@ fn rebuild(
         session.run.seed() ^ u64::from(session.run.level()),
     );
     for (column, mut preview) in &mut previews {
-        if preview.shown == Some(key) {
+        // New icons (a model changed on reload) draw the rows again too.
+        if preview.shown == Some(key) && !icons.is_changed() {
             continue;
         }
         preview.shown = Some(key);
@@ -177,8 +178,5 @@ fn rebuild(
 /// The attacker type's icon: its `icon` file, else the picture of its model (`models/icons.rs`);
 /// an empty space for a type the content does not have.
 fn spawn_icon(row: &mut ChildSpawnerCommands, icons: &Icons, attacker: &str) {
-    row.spawn(icon(
-        icons.get(&Icons::attacker(attacker)).unwrap_or_default(),
-        22.0,
-    ));
+    row.spawn(icon(icons.get(&Icons::attacker(attacker)), 22.0));
 }

@@ -46,8 +46,13 @@ impl Plugin for IconsPlugin {
             .add_systems(
                 Update,
                 (
-                    photograph
-                        .run_if(resource_changed::<Content>.or_else(resource_changed::<Palette>)),
+                    // The mods' icons are read again after a content change, in a frame of
+                    // their own: these join them again then.
+                    photograph.run_if(
+                        resource_changed::<Content>
+                            .or_else(resource_changed::<Palette>)
+                            .or_else(resource_changed::<Icons>),
+                    ),
                     retire,
                 )
                     .chain()
@@ -142,8 +147,10 @@ fn photograph(
                 image
             }
         };
-        // The mods' icons were read again (a content change empties them): these join them.
-        icons.0.insert(name.clone(), image.clone());
+        // Only a new picture changes the icons: this system runs when they change.
+        if icons.0.get(&name) != Some(&image) {
+            icons.0.insert(name.clone(), image.clone());
+        }
         kept.insert(name, (model, image));
     }
     photographed.icons = kept;
@@ -193,16 +200,23 @@ fn stage(
     ));
 }
 
-/// An icon in the UI: `image` in a square of `side` pixels that does not shrink.
-pub fn icon(image: Handle<Image>, side: f32) -> impl Bundle {
+/// An icon in the UI: `image` in a square of `side` pixels that does not shrink; without an
+/// image, the square is left empty.
+pub fn icon(image: Option<Handle<Image>>, side: f32) -> impl Bundle {
+    let shown = if image.is_some() {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
     (
-        ImageNode::new(image),
+        ImageNode::new(image.unwrap_or_default()),
         Node {
             width: Val::Px(side),
             height: Val::Px(side),
             flex_shrink: 0.0,
             ..default()
         },
+        shown,
     )
 }
 
