@@ -396,5 +396,13 @@ fn mistakes_in_effects_ron_are_located_and_leave_out_only_their_entry() {
         .iter()
         .map(|l| (l.name.as_str(), l.mod_id.as_str()))
         .collect();
-    assert_eq!(looks, [("dazed", "early"), ("fine", "beacon")]);
+    // Core's own looks load first.
+    assert_eq!(
+        looks,
+        [
+            ("catalyzed", "core"),
+            ("dazed", "early"),
+            ("fine", "beacon")
+        ]
+    );
 }
