@@ -1,10 +1,11 @@
 //! The run being played and its current battle, entering the map's rooms and taking a finished
 //! battle into the run, and the clock that drives the battle: 20 ticks per second of game time
 //! at 1× or 2×, paused or not. Speed only changes how many ticks run per frame, never what a tick
-//! does, so the result is the same at every speed. The clock follows real time: a slow frame
-//! (a software renderer draws a few a second) runs the ticks it owes, up to a second of game time
-//! and a budget of wall time, so the battle keeps its 20 ticks a second whenever the simulation
-//! itself can.
+//! does, so the result is the same at every speed. The clock follows Bevy's virtual time, which
+//! this plugin lets run up to a second a frame: a slow frame (a software renderer draws a few a
+//! second) runs the ticks it owes, within a budget of wall time, so the battle keeps its 20 ticks
+//! a second whenever the simulation itself can, and everything else timed by that clock
+//! (animations, notices, the render test's script) keeps in step with the battle.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -26,8 +27,10 @@ use rampart_core::run::{LevelPlan, Run, RunConfig, RunError, RunPhase};
 use rampart_core::worldgen::{Pos, World};
 
 /// The most game time one frame catches up, in seconds at 1× (times the speed): longer frames
-/// (a stall, a window dragged) slow the clock rather than jump the battle ahead.
-const MAX_CATCH_UP: f32 = 1.0;
+/// (a stall, a window dragged) slow the clock rather than jump the battle ahead. Bevy's default
+/// is a quarter of a second, which slowed the battle on a renderer drawing under four frames a
+/// second.
+const MAX_CATCH_UP: Duration = Duration::from_secs(1);
 
 /// The wall time one frame may spend on ticks. When ticks themselves are slow, running all that
 /// is owed would make the next frame slower still and snowball; past this budget the rest of
@@ -371,14 +374,14 @@ impl Session {
         }
     }
 
-    /// Runs the ticks that `seconds` of real time make at the current speed, within the frame's
+    /// Runs the ticks that `seconds` of game time make at the current speed, within the frame's
     /// bounds ([`MAX_CATCH_UP`], [`TICK_BUDGET`]); returns how many ran.
     fn advance(&mut self, seconds: f32) -> u32 {
         if self.paused || matches!(self.battle.phase(), Phase::Won | Phase::Lost) {
             return 0;
         }
         let speed = self.speed as f32;
-        self.carry += seconds.min(MAX_CATCH_UP) * speed * TICKS_PER_SECOND as f32;
+        self.carry += seconds.min(MAX_CATCH_UP.as_secs_f32()) * speed * TICKS_PER_SECOND as f32;
         let started = Instant::now();
         let mut ran = 0;
         while self.carry >= 1.0 && started.elapsed() < TICK_BUDGET {
@@ -397,6 +400,7 @@ pub struct SessionPlugin;
 impl Plugin for SessionPlugin {
     fn build(&self, app: &mut App) {
         app.insert_non_send(Game::default())
+            .add_systems(Startup, catch_up_slow_frames)
             .add_systems(
                 Update,
                 tick.in_set(ClientSet::Simulate)
@@ -408,9 +412,12 @@ impl Plugin for SessionPlugin {
     }
 }
 
-// Real time, not the virtual clock, which caps a frame at a quarter of a second and so would
-// slow the battle on a renderer drawing fewer than four frames a second.
-fn tick(mut game: NonSendMut<Game>, time: Res<Time<Real>>, layers: Res<Layers>) {
+/// Lets the virtual clock run up to [`MAX_CATCH_UP`] a frame.
+fn catch_up_slow_frames(mut time: ResMut<Time<Virtual>>) {
+    time.set_max_delta(MAX_CATCH_UP);
+}
+
+fn tick(mut game: NonSendMut<Game>, time: Res<Time>, layers: Res<Layers>) {
     let Some(session) = game.0.as_mut() else {
         return;
     };

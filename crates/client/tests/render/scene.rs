@@ -43,6 +43,7 @@ use rampart_client::settings::Settings;
 use rampart_client::tutorial::Guide;
 use rampart_client::ui::{Action, label};
 use rampart_client::{Content, Screen};
+use rampart_core::TICKS_PER_SECOND;
 use rampart_core::battle::preview::RangeOf;
 use rampart_core::battle::{EntityId, Phase};
 use rampart_core::content::BlueprintKind;
@@ -171,6 +172,7 @@ impl Plugin for ScenePlugin {
             hash: 0,
             saved_at: None,
             terrain: None,
+            error_notice: None,
             pilot: Autopilot::new(),
         })
         // Before the actions are carried out, so that an action the scene asks for is carried out
@@ -204,6 +206,9 @@ struct Script {
     saved_at: Option<std::time::Instant>,
     /// The level's terrain file and what it said before the scene edited it.
     terrain: Option<(PathBuf, String)>,
+    /// The first notice of a script error, kept from the frame it showed: it may be gone by
+    /// the step that reports it.
+    error_notice: Option<String>,
     /// Plays the rest of the level.
     pilot: Autopilot,
 }
@@ -369,6 +374,15 @@ fn play(
         return fail(&script, &mut stage.exit, &why);
     }
     let step = script.step;
+    if script.error_notice.is_none()
+        && let Some(session) = game.0.as_ref()
+    {
+        script.error_notice = session
+            .notices
+            .iter()
+            .find(|n| n.text.starts_with("Script error"))
+            .map(|n| n.text.clone());
+    }
     let screen = *stage.screen.get();
     let mut advance = true;
     match step {
@@ -523,15 +537,24 @@ fn play(
             cursor.point = None;
             battle_action(&Action::StartWave, session);
             battle_action(&Action::Speed, session);
-        }
-        // Pause in the middle of the wave: the clock must stand still.
-        16 if waited > 4.0 => {
-            let session = game.0.as_mut().expect("checked above");
-            if session.battle.phase() != Phase::Wave {
-                return fail(&script, &mut stage.exit, "the first wave did not start");
-            }
-            battle_action(&Action::Pause, session);
             script.mark = session.battle.tick();
+        }
+        // Pause in the middle of the wave, a second of game time in: the clock must stand still.
+        // The battle follows real time and the scene's clock does not, so this waits on ticks.
+        16 => {
+            let session = game.0.as_mut().expect("checked above");
+            let (phase, tick) = (session.battle.phase(), session.battle.tick());
+            advance = phase == Phase::Wave && tick >= script.mark + TICKS_PER_SECOND;
+            if advance {
+                battle_action(&Action::Pause, session);
+                script.mark = tick;
+            } else if waited > 4.0 || (phase != Phase::Wave && tick > script.mark) {
+                let why = format!(
+                    "the first wave did not start: {phase:?} at tick {tick}, started at {}",
+                    script.mark
+                );
+                return fail(&script, &mut stage.exit, &why);
+            }
         }
         17 if waited > 2.0 => {
             let session = game.0.as_mut().expect("checked above");
@@ -893,11 +916,7 @@ fn play(
             let session = game.0.as_mut().expect("checked above");
             advance = !session.problems.is_empty();
             if advance {
-                let notice = session
-                    .notices
-                    .iter()
-                    .find(|n| n.text.starts_with("Script error"))
-                    .map_or(String::new(), |n| n.text.clone());
+                let notice = script.error_notice.clone().unwrap_or_default();
                 script.saw(format!("script error notice: {notice}"));
                 stage.act(Action::Problems);
             }
