@@ -194,26 +194,27 @@ fn frame_world(
     let (w, h) = (window.width().max(1.0), window.height().max(1.0));
     let (top, bottom) = (heights[0].max(heights[1]), heights[0].min(heights[1]));
     let free = (h - top - bottom).max(h * 0.3);
-    // The world's corners in the camera's frame at the isometric angle.
     let yaw = yaw_of(rig.turns);
     let view = view_rotation(yaw, ISO_PITCH).inverse();
-    let (east, north) = (
-        f64::from(world.grid.width) - 0.5,
-        f64::from(world.grid.height) - 0.5,
-    );
-    let highest = world.tiles.iter().map(|t| t.level).max().unwrap_or(0);
-    let top_height = (f64::from(highest) + 1.0) * LEVEL_HEIGHT;
+    // Every tile's corners, on the ground and a level above its top (what stands on it), so
+    // a world whose high ground lies in one corner is not framed as if it were high all over.
     let mut min = Vec2::splat(f32::MAX);
     let mut max = Vec2::splat(f32::MIN);
-    for (x, y) in [(-0.5, -0.5), (-0.5, north), (east, -0.5), (east, north)] {
-        for z in [0.0, top_height] {
-            let p = view * to_bevy(x, y, z);
-            min = min.min(p.truncate());
-            max = max.max(p.truncate());
+    let mut highest = 0.0f32;
+    for p in world.grid.tiles() {
+        let (x, y) = (f64::from(p.x), f64::from(p.y));
+        let top = (f64::from(world.tile(p).level) + 1.0) * LEVEL_HEIGHT;
+        highest = highest.max(top as f32);
+        for (dx, dy) in [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)] {
+            for z in [0.0, top] {
+                let p = view * to_bevy(x + dx, y + dy, z);
+                min = min.min(p.truncate());
+                max = max.max(p.truncate());
+            }
         }
     }
-    let top_height = top_height as f32;
-    let size = (max - min) * 1.08;
+    let top_height = highest;
+    let size = (max - min) * 1.04;
     // World units per pixel must fit both the free band's height and the window's width.
     let per_pixel = (size.y / free).max(size.x / w);
     rig.zoom = (per_pixel * h).clamp(ZOOM_IN * 2.0, ZOOM_OUT);
@@ -228,6 +229,12 @@ fn frame_world(
     let t = (mid - look.y) / forward.y;
     rig.focus = look + forward * t;
     rig.framed = Some(key);
+    info!(
+        "framed the {}×{} world: a tile is {:.0} pixels",
+        world.grid.width,
+        world.grid.height,
+        h / rig.zoom
+    );
 }
 
 /// The camera's rotation for a heading and a pitch (0 looks level, π/2 straight down).

@@ -261,21 +261,46 @@ fn phase(id: EntityId) -> f32 {
     (h >> 40) as f32 / (1u64 << 24) as f32
 }
 
+/// The tile size, in pixels, at which core's attacker models read by shape as they are. Seen
+/// smaller (a level's whole 15×15 world framed at 1280×720 shows a tile as 36 pixels, and a
+/// slime is then about 10 pixels across), attackers are drawn larger, at most [`MAX_BOOST`]
+/// times, so a slime, a skeleton and a skull stay apart.
+const READABLE_TILE_PX: f32 = 64.0;
+/// The most an attacker is enlarged: beyond it a crowd would hide the path it walks.
+const MAX_BOOST: f32 = 1.8;
+
+/// How much larger than their model attackers are drawn when a tile is `tile_px` pixels.
+pub fn attacker_boost(tile_px: f32) -> f32 {
+    (READABLE_TILE_PX / tile_px.max(1.0)).clamp(1.0, MAX_BOOST)
+}
+
 /// Moves every unit to where it is drawn between ticks and turns attackers toward where they
-/// walk.
-fn move_units(game: NonSend<Game>, mut units: Query<(&Unit, &mut Transform)>) {
+/// walk; attackers are enlarged as far out as the camera is ([`attacker_boost`]).
+fn move_units(
+    game: NonSend<Game>,
+    rigs: Query<&Rig>,
+    windows: Query<&Window>,
+    mut units: Query<(&Unit, &mut Transform)>,
+) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
     let Some(field) = session.battle.field() else {
         return;
     };
+    let height = windows.iter().next().map_or(720.0, Window::height);
+    let boost = rigs
+        .single()
+        .map_or(1.0, |rig| attacker_boost(height / rig.zoom));
     for (unit, mut t) in &mut units {
         let Some(e) = session.battle.entity(unit.0) else {
             continue;
         };
         let p = session.drawn_at(unit.0, e.position);
         t.translation = to_bevy(p.x, p.y, field.ground(p.x, p.y));
+        if matches!(e.kind, EntityKind::Attacker(_)) {
+            t.scale = Vec3::splat(boost);
+        }
         if let Some((dx, dy)) = session.heading(unit.0, e.position) {
             // Models face +Z (south); turn that toward the heading (east, north in battle space).
             t.rotation = Quat::from_rotation_y((dx as f32).atan2(-dy as f32));
@@ -328,6 +353,18 @@ mod tests {
     use super::*;
     use rampart_core::battle::Lasting;
     use rampart_core::content::EffectLook;
+
+    #[test]
+    fn attackers_are_enlarged_only_while_tiles_look_small() {
+        // Close in, models are drawn as they are.
+        assert_eq!(attacker_boost(80.0), 1.0);
+        assert_eq!(attacker_boost(READABLE_TILE_PX), 1.0);
+        // Farther out, more: a whole 15×15 world at 1280×720 (36 pixels a tile) nearly 1.8.
+        assert!(attacker_boost(48.0) > 1.3 && attacker_boost(48.0) < 1.4);
+        assert!(attacker_boost(36.0) > 1.7 && attacker_boost(36.0) < MAX_BOOST);
+        assert_eq!(attacker_boost(20.0), MAX_BOOST);
+        assert_eq!(attacker_boost(0.0), MAX_BOOST);
+    }
 
     #[test]
     fn an_attacker_takes_the_tint_of_its_last_tinted_effect() {
