@@ -7,7 +7,7 @@ return {
     on_spawn = aura.start,
 
     on_tick = function(self, game)
-        for _, attacker in aura.attackers(self, game) do
+        for _, attacker in aura.attackers(self, game, "cyan") do
             if attacker ~= self.entity then
                 game:apply_effect(attacker, "shield", {
                     ticks = self:param("ticks"),

@@ -6,7 +6,7 @@ return {
     on_spawn = aura.start,
 
     on_tick = function(self, game)
-        for _, attacker in aura.attackers(self, game) do
+        for _, attacker in aura.attackers(self, game, "green") do
             game:command("heal", { target = attacker, amount = self:param("heal"), source = self.entity })
         end
     end,

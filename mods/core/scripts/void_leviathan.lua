@@ -7,7 +7,7 @@ return {
     on_spawn = aura.start,
 
     on_tick = function(self, game)
-        local x, y, radius = aura.pulse(self, game)
+        local x, y, radius = aura.pulse(self, game, "purple")
         if x == nil then
             return
         end

@@ -2,6 +2,8 @@
 //! says, measured in battles with the real mod files and scripts.
 
 use crate::common::arena::{Arena, PATH_Y, STRAIGHT};
+use rampart_core::battle::{Figure, LogKind, Visual};
+use rampart_core::content::colour::Rgb;
 use rampart_core::content::model::{Model, Part};
 use rampart_core::content::{DamageType, Size};
 
@@ -351,6 +353,22 @@ fn druids_heal_everyone_within_1_6_tiles_by_15_every_4_seconds() {
         [110.0, 50.0],
         "again 4 s later"
     );
+    // The player sees each pulse: a green ring of its reach around the druid.
+    let rings: Vec<(u64, f64)> = arena
+        .battle
+        .log()
+        .iter()
+        .filter_map(|l| match &l.kind {
+            LogKind::Drawn(Visual {
+                figure: Figure::Ring { radius, .. },
+                colour,
+                ..
+            }) if *colour == Rgb(70, 200, 70) => Some((l.tick, *radius)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rings.len(), 2, "{rings:?}");
+    assert!(rings.iter().all(|&(_, r)| r == 1.6), "{rings:?}");
     arena.no_script_errors();
 }
 
