@@ -44,6 +44,7 @@ pub mod overlay;
 pub mod palette;
 pub mod placing;
 pub mod reload;
+pub mod render_scale;
 pub mod rich;
 pub mod run_map;
 pub mod saving;
@@ -269,6 +270,7 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         placing::PlacingPlugin,
     ))
     .add_plugins((
+        render_scale::RenderScalePlugin,
         overlay::OverlayPlugin,
         highlight::HighlightPlugin,
         wave_preview::WavePreviewPlugin,

@@ -414,11 +414,12 @@ fn apply_display(
     }
 }
 
-/// Shadows and edge smoothing as the quality setting says.
+/// Shadows and edge smoothing as the quality setting says; edge smoothing on every camera, since
+/// the UI's draws into the window over the world's and the two must agree.
 fn apply_quality(
     settings: Res<Settings>,
     mut lights: Query<&mut DirectionalLight>,
-    mut cameras: Query<&mut Msaa, With<Camera3d>>,
+    mut cameras: Query<&mut Msaa, With<Camera>>,
 ) {
     let full = !settings.low_quality;
     for mut light in &mut lights {

@@ -317,7 +317,7 @@ fn general(
         c,
         "Low quality",
         (settings.low_quality, Change::LowQuality),
-        "For slow computers: no shadows, no edge smoothing, fewer particles.",
+        "For slow computers: no shadows, no edge smoothing, fewer particles, the world at half resolution.",
     );
     c.spawn(heading("Accessibility"));
     switch_row(
