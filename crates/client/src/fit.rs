@@ -1,7 +1,11 @@
-//! Checking that text fits (tests only): UI built by the game's own functions, laid out by Bevy's
-//! UI layout and text layout at 1280×720 in an app without a window or a renderer, and every
-//! node checked — inside its parent (or reachable by scrolling it), beside and never over its
-//! neighbours, its text inside its box, no line made of a lone full stop.
+//! Checking that text fits (tests only): UI built by the game's own functions and systems, laid
+//! out by Bevy's UI layout and text layout at 1280×720 in an app without a window or a renderer,
+//! and every node checked — inside its parent (or reachable by scrolling it), beside and never
+//! over its neighbours, its text inside its box, no line made of a lone full stop, no line of
+//! text cut at the bottom of a box that scrolls, no panel over the HUD's bars or off the window.
+//! The tests here lay out every screen with core's content: cards, the reward, shop, event and
+//! custom-run screens, the main and pause menus, the Mods and settings screens, the run's map,
+//! the tutorial's panel over the HUD, the wave preview (the HUD itself in `hud.rs`).
 
 use bevy::app::{HierarchyPropagatePlugin, PropagateSet, TaskPoolPlugin};
 use bevy::asset::AssetPlugin;
@@ -15,14 +19,28 @@ use bevy::ui::{ComputedUiRenderTargetInfo, ComputedUiTargetCamera, ui_layout_sys
 use std::sync::Arc;
 
 use super::Screen;
+use super::camera::Bar;
 use super::cards::{Card, CardLooks, spawn_card};
+use super::input::Layers;
+use super::menu::RunSetup;
 use super::menu::{RewardView, reward_screen};
+use super::mods::ModsView;
 use super::palette::Palette;
 use super::rich::Icons;
+use super::saving::{PlayerProfile, SaveFile};
+use super::session::{Game, Session};
+use super::settings::{Settings, SettingsFile};
+use super::settings_screen::SettingsView;
+use super::stops::Stop;
 use super::stops::event_screen;
+use super::tutorial::Guide;
 use super::ui::{Action, scroll_screen, spawn_screen, wrapping_row};
+use super::{Content, Loaded};
+use bevy::ecs::system::RunSystemOnce;
 use rampart_core::content::ContentDb;
 use rampart_core::modding::{ModDir, ModSet, ModSettings, Origin};
+use rampart_core::run::RunConfig;
+use rampart_core::run::profile::Profile;
 
 /// The window the layout is checked in: the smallest the game is played at.
 pub const WINDOW: UVec2 = UVec2::new(1280, 720);
@@ -147,6 +165,11 @@ pub fn problems(app: &mut App) -> Vec<String> {
     let roots: Vec<Entity> = roots.iter(world).collect();
     let mut out = Vec::new();
     let window = Rect::new(0.0, 0.0, WINDOW.x as f32, WINDOW.y as f32);
+    let bars: Vec<(Entity, Rect)> = laid
+        .iter()
+        .filter(|(e, _)| world.get::<Bar>(**e).is_some())
+        .map(|(e, l)| (*e, l.rect))
+        .collect();
     let mut stack: Vec<Entity> = Vec::new();
     for root in roots {
         let Some(l) = laid.get(&root) else { continue };
@@ -160,10 +183,39 @@ pub fn problems(app: &mut App) -> Vec<String> {
                 l.rect
             ));
         }
+        // A panel over the world (not a screen over the whole window) stays off the HUD's bars.
+        if l.rect.size() != window.size() {
+            for (bar, at) in &bars {
+                let overlap = l.rect.intersect(*at);
+                if overlap.width() > SLACK && overlap.height() > SLACK {
+                    out.push(format!(
+                        "{} at {:?} lies over the HUD's bar {} at {at:?}",
+                        name(world, &laid, root),
+                        l.rect,
+                        name(world, &laid, *bar)
+                    ));
+                }
+            }
+        }
         stack.push(root);
     }
     while let Some(parent) = stack.pop() {
         let p = &laid[&parent];
+        // A box that scrolls inside a screen shows whole lines: a line cut at its edge reads as
+        // the end of what is there (a whole-window screen scrolls from its own edge, which
+        // every screen's scrolling starts at).
+        if p.node.overflow.y == OverflowAxis::Scroll && p.rect.size() != window.size() {
+            for text in texts_under(world, &laid, parent, false) {
+                let t = &laid[&text];
+                if t.rect.min.y < p.rect.max.y - SLACK && t.rect.max.y > p.rect.max.y + SLACK {
+                    out.push(format!(
+                        "the text {:?} is cut at the bottom of its scrolling box at {:?}",
+                        t.text.unwrap_or_default(),
+                        p.rect
+                    ));
+                }
+            }
+        }
         let shown: Vec<Entity> = children_of
             .get(world, parent)
             .map(|c| c.iter().collect::<Vec<_>>())
@@ -231,6 +283,34 @@ pub fn problems(app: &mut App) -> Vec<String> {
     out
 }
 
+/// The shown texts inside `entity`, but for those on buttons unless `buttons`: a button cut at
+/// a scrolling box's edge (a card) asks to be scrolled to, where a cut line of text reads as
+/// the last one.
+fn texts_under(
+    world: &World,
+    laid: &std::collections::HashMap<Entity, Laid>,
+    entity: Entity,
+    buttons: bool,
+) -> Vec<Entity> {
+    let mut found = Vec::new();
+    let mut at = vec![entity];
+    while let Some(e) = at.pop() {
+        let Some(l) = laid.get(&e).filter(|l| l.node.display != Display::None) else {
+            continue;
+        };
+        if !buttons && world.get::<Button>(e).is_some() {
+            continue;
+        }
+        if l.text.is_some_and(|t| !t.is_empty()) {
+            found.push(e);
+        }
+        if let Some(children) = world.get::<Children>(e) {
+            at.extend(children.iter());
+        }
+    }
+    found
+}
+
 /// Whether `inner` lies inside `outer`, give or take rounding.
 fn inside(inner: Rect, outer: Rect) -> bool {
     inner.min.x >= outer.min.x - SLACK
@@ -276,13 +356,73 @@ pub fn spawn(app: &mut App, build: impl FnOnce(&mut Commands, &mut CardLooks)) {
 
 /// The game's own mods.
 pub fn core() -> Arc<ContentDb> {
+    content().db
+}
+
+/// The game's own mods as the client holds them: their content and the list of mods.
+pub fn content() -> Content {
     let dirs = [ModDir {
         path: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods"),
         origin: Origin::Game,
     }];
-    let (db, diagnostics) = ContentDb::load(&ModSet::discover(&dirs, &ModSettings::default()));
+    let set = ModSet::discover(&dirs, &ModSettings::default());
+    let (db, diagnostics) = ContentDb::load(&set);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
-    Arc::new(db)
+    let mods = set.list(diagnostics.iter());
+    Content::new(Loaded { db, mods }, Vec::new())
+}
+
+/// An [`app`] with what the screens read: core's content, the standard settings and palette, no
+/// icons, no layers open, no save, a player who has not been offered the tutorial, and `session`
+/// as the game.
+pub fn screens(session: Option<Session>) -> App {
+    let mut app = app();
+    let settings = Settings::default();
+    app.insert_resource(content())
+        .insert_resource(Palette::of(&settings))
+        .insert_resource(settings)
+        .insert_resource(PlayerProfile(Profile::default()))
+        .insert_resource(SaveFile(None))
+        .insert_resource(State::new(Screen::Menu))
+        .init_resource::<Icons>()
+        .init_resource::<Layers>()
+        .init_resource::<SettingsFile>()
+        .init_resource::<SettingsView>()
+        .init_resource::<ModsView>()
+        .init_resource::<RunSetup>()
+        .init_resource::<Stop>()
+        .init_resource::<Guide>()
+        .insert_non_send(Game(session));
+    app
+}
+
+/// A run of core's content started with `seed`, on act 1's map.
+pub fn session(seed: u64) -> Session {
+    Session::start(&core(), RunConfig::new(seed)).expect("core starts a run")
+}
+
+/// Runs `system` (a screen's builder, or what fills it in) once in `app`.
+pub fn run<M>(app: &mut App, system: impl IntoSystem<(), (), M>) {
+    app.world_mut()
+        .run_system_once(system)
+        .expect("the screen's system runs");
+}
+
+/// Runs `system` once in `app`, then says what does not fit.
+pub fn shown<M>(app: &mut App, system: impl IntoSystem<(), (), M>) -> Vec<String> {
+    run(app, system);
+    problems(app)
+}
+
+/// Takes every UI node out of `app`, for the next screen.
+pub fn clear(app: &mut App) {
+    let mut roots = app
+        .world_mut()
+        .query_filtered::<Entity, (With<Node>, Without<ChildOf>)>();
+    let roots: Vec<Entity> = roots.iter(app.world()).collect();
+    for root in roots {
+        app.world_mut().entity_mut(root).despawn();
+    }
 }
 
 #[test]
@@ -388,12 +528,213 @@ fn every_core_event_fits() {
         });
         let problems = problems(&mut app);
         assert!(problems.is_empty(), "{}: {}", event.id, problems.join("\n"));
-        let mut roots = app
+        clear(&mut app);
+    }
+}
+
+/// Asserts that `problems` is empty, naming the screen.
+fn fits(screen: &str, problems: &[String]) {
+    assert!(problems.is_empty(), "{screen}:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_main_menu_fits_with_everything_it_can_say() {
+    let save = tempfile::NamedTempFile::new().expect("a temporary file");
+    let mut app = screens(None);
+    // A first start with a save to continue, a run that could not start and a settings file
+    // that could not be read: every line the menu has.
+    app.insert_resource(SaveFile(Some(save.path().to_path_buf())));
+    app.world_mut().resource_mut::<RunSetup>().error = Some(
+        "the level cannot start: the world generator found no path from a spawn to the Hub \
+         after 200 attempts"
+            .into(),
+    );
+    app.world_mut().resource_mut::<SettingsFile>().notice = Some(
+        "settings.ron:12:5: expected one of `volume`, `keys`, `colour_blind`; the defaults are \
+         used"
+            .into(),
+    );
+    run(&mut app, super::menu::show_settings_notice);
+    fits("main menu", &shown(&mut app, super::menu::spawn_menu));
+}
+
+#[test]
+fn the_pause_menu_fits_over_the_hud() {
+    let mut app = screens(Some(session(1)));
+    app.world_mut()
+        .resource_mut::<Layers>()
+        .open(super::input::Layer::Pause);
+    run(&mut app, super::hud::spawn_hud);
+    fits("pause menu", &shown(&mut app, super::hud::overlays));
+}
+
+#[test]
+fn the_custom_run_screen_fits_every_core_blueprint() {
+    let mut app = screens(None);
+    run(&mut app, super::menu::spawn_settings);
+    fits(
+        "custom run",
+        &shown(&mut app, super::menu::refresh_settings),
+    );
+}
+
+#[test]
+fn the_mods_screen_fits_and_keeps_still_whichever_mod_is_picked() {
+    let mut app = screens(None);
+    let roots: Vec<_> = app
+        .world()
+        .resource::<Content>()
+        .mods
+        .entries
+        .iter()
+        .map(|e| e.root.clone())
+        .collect();
+    assert!(!roots.is_empty());
+    let mut list_at = None;
+    for root in roots {
+        app.world_mut().resource_mut::<ModsView>().selected = Some(root.clone());
+        fits(
+            &format!("mods screen with {} picked", root.display()),
+            &shown(&mut app, super::mods::spawn_mods),
+        );
+        let mut lists = app
             .world_mut()
-            .query_filtered::<Entity, (With<Node>, Without<ChildOf>)>();
-        let roots: Vec<Entity> = roots.iter(app.world()).collect();
-        for root in roots {
-            app.world_mut().entity_mut(root).despawn();
+            .query_filtered::<&UiGlobalTransform, With<super::mods::ModRows>>();
+        let at = lists.single(app.world()).expect("one list").translation;
+        assert_eq!(*list_at.get_or_insert(at), at, "the list moved");
+        clear(&mut app);
+    }
+}
+
+#[test]
+fn the_settings_screen_fits_on_the_menu_and_while_a_key_is_asked_for() {
+    use super::bindings::Control;
+    use super::input::Layer;
+    let mut app = screens(None);
+    app.world_mut()
+        .resource_mut::<Layers>()
+        .open(Layer::Settings);
+    fits("settings", &shown(&mut app, super::settings_screen::show));
+    app.world_mut()
+        .resource_mut::<Layers>()
+        .open(Layer::Capture {
+            control: Control::Pause,
+            slot: 1,
+        });
+    fits(
+        "settings asking for a key",
+        &shown(&mut app, super::settings_screen::show),
+    );
+}
+
+#[test]
+fn the_run_map_fits_its_rooms_labels() {
+    for seed in 1..=4 {
+        let mut app = screens(Some(session(seed)));
+        run(&mut app, super::run_map::spawn_map);
+        // The rooms are drawn once the canvas has its size.
+        app.update();
+        let problems = shown(&mut app, super::run_map::draw_rooms);
+        fits(&format!("run map of seed {seed}"), &problems);
+    }
+}
+
+#[test]
+fn the_shop_fits_with_its_collection_and_prices_in_line() {
+    use rampart_core::run::RunPhase;
+    use rampart_core::run::shop::Ware;
+    let content = core();
+    let game = at_a_shop(&content);
+    let RunPhase::Shop(shop) = game.run.phase().clone() else {
+        unreachable!()
+    };
+    let pending = shop
+        .offers
+        .iter()
+        .position(|o| matches!(o.ware, Ware::Blueprint(_)));
+    let mut app = screens(Some(game));
+    // Waiting for a blueprint to replace: the collection shows under the offers.
+    app.world_mut().resource_mut::<Stop>().pending = pending;
+    fits("shop", &shown(&mut app, super::stops::spawn_shop));
+    // Every price at the same height, whichever button is under it.
+    let mut texts = app.world_mut().query::<(&Text, &UiGlobalTransform)>();
+    let prices: Vec<f32> = texts
+        .iter(app.world())
+        .filter(|(t, _)| t.0.ends_with(" money"))
+        .map(|(_, at)| at.translation.y)
+        .collect();
+    assert_eq!(prices.len(), shop.offers.len());
+    for y in &prices {
+        assert!((y - prices[0]).abs() < SLACK, "prices at {prices:?}");
+    }
+}
+
+#[test]
+fn the_tutorial_panel_fits_every_step_clear_of_the_bars() {
+    use super::tutorial::Progress;
+    let content = core();
+    let steps = content
+        .tutorial
+        .as_ref()
+        .expect("core has a tutorial")
+        .steps
+        .clone();
+    let mut app = screens(Some(session(1)));
+    run(&mut app, super::hud::spawn_hud);
+    run(&mut app, super::tutorial::spawn_panel);
+    for index in 0..steps.len() {
+        let mut progress = Progress::new(steps.clone());
+        progress.index = index;
+        app.insert_resource(Guide(Some(progress)));
+        let problems = shown(&mut app, super::tutorial::show);
+        fits(&format!("tutorial step {}", index + 1), &problems);
+    }
+}
+
+#[test]
+fn the_wave_preview_shows_whole_rows_of_every_core_wave() {
+    for seed in 1..=4 {
+        let mut app = screens(Some(session(seed)));
+        run(&mut app, super::hud::spawn_hud);
+        let problems = shown(&mut app, super::wave_preview::rebuild);
+        fits(&format!("wave preview of seed {seed}"), &problems);
+    }
+}
+
+/// A run of core's content walked (its battles played by the bot, rewards skipped) into the
+/// first shop it can reach.
+fn at_a_shop(content: &Arc<ContentDb>) -> Session {
+    use rampart_core::run::RunPhase;
+    let mut game = session(1);
+    for _ in 0..30 {
+        let run = &mut game.run;
+        match run.phase().clone() {
+            RunPhase::Shop(_) => return game,
+            RunPhase::Map => {
+                // A shop if one is open, else the first room.
+                let choices = run.choices();
+                let shop = choices.iter().copied().find(|&room| {
+                    let mut tried = run.clone();
+                    tried.enter(content, room).is_ok() && matches!(tried.phase(), RunPhase::Shop(_))
+                });
+                let room = shop.or(choices.first().copied()).expect("a room to enter");
+                run.enter(content, room).expect("enters");
+            }
+            RunPhase::Battle => {
+                let mut battle = run
+                    .plan(content)
+                    .and_then(|p| p.start(content))
+                    .expect("starts");
+                rampart_autopilot::play_level(&mut battle);
+                run.finish_battle(&battle);
+            }
+            RunPhase::Reward { .. } => run.choose_reward(content, None, None).expect("skips"),
+            RunPhase::Event(_) => {
+                let choice = rampart_autopilot::choose_event(content, run).unwrap_or(0);
+                run.choose_event(content, choice).expect("chooses");
+            }
+            RunPhase::Over { .. } | RunPhase::Won { .. } => break,
         }
     }
+    panic!("no shop reached");
 }

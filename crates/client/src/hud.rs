@@ -19,7 +19,7 @@ use super::settings::Settings;
 use super::ui::{
     Action, GOLD, NOTICE, OwnColour, WARN, button, cover, label, scroll_area, show_if,
 };
-use super::wave_preview::WavePreview;
+use super::wave_preview::{self, WavePreview};
 use super::{ClientSet, Screen};
 use rampart_core::battle::{EntityKind, Phase};
 use rampart_core::content::{Blueprint, BlueprintId, Size};
@@ -136,7 +136,7 @@ struct CooldownShade(BlueprintId);
 
 /// The pause (settings) screen and the end-of-level overlay.
 #[derive(Component)]
-enum Overlay {
+pub(crate) enum Overlay {
     Pause,
     End,
 }
@@ -171,7 +171,7 @@ fn live_button(kind: HudText, action: Action, width: f32) -> impl Bundle {
     )
 }
 
-fn spawn_hud(mut commands: Commands) {
+pub(crate) fn spawn_hud(mut commands: Commands) {
     let root = commands
         .spawn((
             Node {
@@ -220,7 +220,7 @@ fn spawn_hud(mut commands: Commands) {
             });
             top.spawn(Node {
                 flex_direction: FlexDirection::Column,
-                row_gap: Val::Px(4.0),
+                row_gap: Val::Px(2.0),
                 width: Val::Px(330.0),
                 ..default()
             })
@@ -275,19 +275,20 @@ fn spawn_hud(mut commands: Commands) {
                         BackgroundColor(Color::srgb(0.85, 0.2, 0.2)),
                     )],
                 ));
-                // Every wave still to come; the wheel scrolls through them.
-                col.spawn(scroll_area(78.0)).with_children(|area| {
-                    area.spawn((
-                        WavePreview::default(),
-                        Node {
-                            align_self: AlignSelf::FlexStart,
-                            flex_direction: FlexDirection::Column,
-                            // As wide as the column: a long wave wraps instead of running on.
-                            width: Val::Percent(100.0),
-                            ..default()
-                        },
-                    ));
-                });
+                // Every wave still to come, four rows at a time; the wheel scrolls through them.
+                col.spawn(scroll_area(4.0 * wave_preview::ROW))
+                    .with_children(|area| {
+                        area.spawn((
+                            WavePreview::default(),
+                            Node {
+                                align_self: AlignSelf::FlexStart,
+                                flex_direction: FlexDirection::Column,
+                                // As wide as the column: a long wave wraps instead of running on.
+                                width: Val::Percent(100.0),
+                                ..default()
+                            },
+                        ));
+                    });
             });
             top.spawn((
                 BossBar,
@@ -771,7 +772,7 @@ fn update_menu(
 
 /// The pause screen while it is open (under the settings, when they are opened from it), and
 /// the end overlay after the level.
-fn overlays(
+pub(crate) fn overlays(
     mut commands: Commands,
     game: NonSend<Game>,
     layers: Res<Layers>,

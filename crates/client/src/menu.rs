@@ -77,11 +77,11 @@ pub struct RunSetup {
 
 /// Marks the seed text and the error line on the settings screen.
 #[derive(Component)]
-struct SeedText;
+pub(crate) struct SeedText;
 
 /// Marks the text that explains the chosen difficulty and ascension level.
 #[derive(Component)]
-struct SettingText;
+pub(crate) struct SettingText;
 
 /// The difficulty settings in the order the settings screen shows them.
 pub const DIFFICULTIES: [Difficulty; 4] = [
@@ -126,7 +126,7 @@ pub fn ascension_text(descriptions: &[String], level: u32) -> String {
     }
 }
 
-fn spawn_menu(
+pub(crate) fn spawn_menu(
     mut commands: Commands,
     settings: Res<Settings>,
     file: Res<SaveFile>,
@@ -210,9 +210,9 @@ fn spawn_menu(
 
 /// The line under the main menu that says why the settings file was not used.
 #[derive(Component)]
-struct SettingsNotice;
+pub(crate) struct SettingsNotice;
 
-fn show_settings_notice(
+pub(crate) fn show_settings_notice(
     file: Res<SettingsFile>,
     mut lines: Query<&mut Text, With<SettingsNotice>>,
 ) {
@@ -269,7 +269,7 @@ fn ask(
     ));
 }
 
-fn spawn_settings(
+pub(crate) fn spawn_settings(
     mut commands: Commands,
     content: Res<Content>,
     mut setup: ResMut<RunSetup>,
@@ -380,7 +380,7 @@ fn type_seed(
     }
 }
 
-fn refresh_settings(
+pub(crate) fn refresh_settings(
     setup: Res<RunSetup>,
     mut seed: Query<&mut Text, (With<SeedText>, Without<SettingText>)>,
     mut explained: Query<&mut Text, (With<SettingText>, Without<SeedText>)>,

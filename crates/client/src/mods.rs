@@ -54,7 +54,7 @@ const SWITCH_WIDTH: f32 = 120.0;
 
 /// Marks the scrolling list of mods.
 #[derive(Component)]
-struct ModRows;
+pub(crate) struct ModRows;
 
 /// Where a mods folder is, for the player: in a sentence, and in the list's few words.
 pub fn origin_text(origin: Origin) -> (&'static str, &'static str) {
@@ -158,7 +158,7 @@ fn switch_button(entry: &ModEntry) -> Option<impl Bundle> {
     Some(button(if on { "Disable" } else { "Enable" }, action))
 }
 
-fn spawn_mods(mut commands: Commands, content: Res<Content>, view: Res<ModsView>) {
+pub(crate) fn spawn_mods(mut commands: Commands, content: Res<Content>, view: Res<ModsView>) {
     let list = &content.mods;
     let details = shown(list, view.selected.as_deref());
     // From the top: picking a mod changes the details' height, and the list must not move.

@@ -34,7 +34,7 @@ impl Plugin for RunMapPlugin {
 /// The area the rooms are drawn in, and the size (logical pixels) they were drawn for: drawn
 /// again when the window's size changes it.
 #[derive(Component)]
-struct Canvas {
+pub(crate) struct Canvas {
     drawn_for: Vec2,
 }
 
@@ -123,7 +123,7 @@ impl Fit {
     }
 }
 
-fn spawn_map(
+pub(crate) fn spawn_map(
     mut commands: Commands,
     game: NonSend<Game>,
     content: Res<Content>,
@@ -233,7 +233,7 @@ fn spawn_map(
 }
 
 /// Draws the rooms and doors into the canvas once its size is known, and again when it changes.
-fn draw_rooms(
+pub(crate) fn draw_rooms(
     mut commands: Commands,
     game: NonSend<Game>,
     content: Res<Content>,

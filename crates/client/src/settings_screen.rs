@@ -13,7 +13,8 @@ use super::settings::{
     Change, Channel, Settings, SettingsFile, UI_SCALES, WindowChoice, resolutions,
 };
 use super::ui::{
-    Action, GOLD, MUTED, PANEL, ScrollArea, WARN, button, cover, dialog, label, sized_choice_button,
+    Action, GOLD, MUTED, PANEL, ScrollArea, WARN, button, dialog, label, scroll_screen,
+    sized_choice_button,
 };
 use super::{ClientSet, Screen};
 
@@ -76,15 +77,15 @@ pub fn capture(
 
 /// The screen's root.
 #[derive(Component)]
-struct SettingsRoot;
+pub(crate) struct SettingsRoot;
 
 /// The list of controls, whose scroll position outlives the screen being drawn again.
 #[derive(Component)]
-struct KeyList;
+pub(crate) struct KeyList;
 
 /// Draws the screen again whenever the settings, the layers or the message change, keeping
 /// where the list of keys was scrolled to.
-fn show(
+pub(crate) fn show(
     mut commands: Commands,
     settings: Res<Settings>,
     file: Res<SettingsFile>,
@@ -95,6 +96,7 @@ fn show(
     monitors: Query<&Monitor>,
     roots: Query<Entity, With<SettingsRoot>>,
     lists: Query<&ScrollPosition, With<KeyList>>,
+    pages: Query<&ScrollPosition, With<SettingsRoot>>,
 ) {
     let open = layers.has(&Layer::Settings);
     let stale = settings.is_changed()
@@ -108,6 +110,7 @@ fn show(
         return;
     }
     let scrolled = lists.iter().next().cloned().unwrap_or_default();
+    let page = pages.iter().next().cloned().unwrap_or_default();
     for root in &roots {
         commands.entity(root).despawn();
     }
@@ -122,18 +125,36 @@ fn show(
         Some(&Layer::Capture { control, slot }) => Some((control, slot)),
         _ => None,
     };
+    // Taller than a small window: the screen scrolls (from where it was, when it is drawn
+    // again after a change), its column centred while it is shorter.
     let root = commands
         .spawn((
             SettingsRoot,
-            Node {
-                row_gap: Val::Px(6.0),
-                ..cover()
-            },
+            scroll_screen(),
             BackgroundColor(PANEL.with_alpha(1.0)),
             GlobalZIndex(20),
         ))
+        .insert(page)
         .id();
-    commands.entity(root).with_children(|c| {
+    if let Some((control, _)) = capturing {
+        commands
+            .entity(root)
+            .with_child(capture_box(control, &settings, view.message.as_deref()));
+    }
+    let page = commands
+        .spawn((
+            Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                margin: UiRect::vertical(Val::Auto),
+                padding: UiRect::vertical(Val::Px(8.0)),
+                row_gap: Val::Px(6.0),
+                ..default()
+            },
+            ChildOf(root),
+        ))
+        .id();
+    commands.entity(page).with_children(|c| {
         c.spawn(label("Settings", 30.0, Color::WHITE));
         c.spawn(Node {
             column_gap: Val::Px(32.0),
@@ -157,9 +178,6 @@ fn show(
             c.spawn(label(format!("Saved in {}", path.display()), 12.0, MUTED));
         }
         c.spawn(button("Back", Action::Close));
-        if let Some((control, _)) = capturing {
-            c.spawn(capture_box(control, &settings, view.message.as_deref()));
-        }
     });
 }
 
@@ -363,6 +381,8 @@ fn keys(
         for control in Control::all() {
             list.spawn(Node {
                 align_items: AlignItems::Center,
+                // Rows keep their height in the scrolling list rather than squeeze into it.
+                flex_shrink: 0.0,
                 ..default()
             })
             .with_children(|r| {

@@ -272,7 +272,7 @@ fn outcome_lines(
     lines
 }
 
-fn spawn_shop(
+pub(crate) fn spawn_shop(
     mut commands: Commands,
     game: NonSend<Game>,
     content: Res<Content>,

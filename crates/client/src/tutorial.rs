@@ -168,11 +168,11 @@ fn advance(game: NonSend<Game>, mut guide: ResMut<Guide>, rigs: Query<&Rig>) {
 
 /// The tutorial's panel.
 #[derive(Component)]
-struct Panel;
+pub(crate) struct Panel;
 
 /// The panel's texts.
 #[derive(Component, PartialEq)]
-enum PanelText {
+pub(crate) enum PanelText {
     Count,
     Title,
     Body,
@@ -182,9 +182,9 @@ enum PanelText {
 /// stand in the same place, and Leave stands apart at the top, so a hurried second click on
 /// Next never leaves the tutorial.
 #[derive(Component)]
-struct MainButton(bool);
+pub(crate) struct MainButton(bool);
 
-fn spawn_panel(mut commands: Commands) {
+pub(crate) fn spawn_panel(mut commands: Commands) {
     commands
         .spawn((
             Panel,
@@ -234,7 +234,7 @@ fn spawn_panel(mut commands: Commands) {
 }
 
 /// Fills the panel with the current step.
-fn show(
+pub(crate) fn show(
     guide: Res<Guide>,
     game: NonSend<Game>,
     settings: Res<Settings>,

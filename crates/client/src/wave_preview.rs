@@ -88,7 +88,11 @@ pub fn batch_text(b: &Batch) -> String {
     }
 }
 
-fn rebuild(
+/// The height of a wave's row (its icons' size): the HUD shows a whole number of rows, so that
+/// none is cut at the bottom as if it were the last.
+pub const ROW: f32 = 22.0;
+
+pub(crate) fn rebuild(
     mut commands: Commands,
     game: NonSend<Game>,
     icons: Res<Icons>,
@@ -178,5 +182,5 @@ fn rebuild(
 /// The attacker type's icon: its `icon` file, else the picture of its model (`models/icons.rs`);
 /// an empty space for a type the content does not have.
 fn spawn_icon(row: &mut ChildSpawnerCommands, icons: &Icons, attacker: &str) {
-    row.spawn(icon(icons.get(&Icons::attacker(attacker)), 22.0));
+    row.spawn(icon(icons.get(&Icons::attacker(attacker)), ROW));
 }
