@@ -640,6 +640,51 @@ fn the_run_map_fits_its_rooms_labels() {
 }
 
 #[test]
+fn the_run_map_fits_two_digit_marks_in_every_room() {
+    use super::run_map::{Canvas, Fit, spawn_room};
+    for seed in 1..=4 {
+        let game = session(seed);
+        let map = game.run.map().clone();
+        let mut app = screens(Some(game));
+        run(&mut app, super::run_map::spawn_map);
+        app.update();
+        // Every room drawn as entered late in the act: its name with a mark like "#12".
+        let mut canvases = app
+            .world_mut()
+            .query_filtered::<(Entity, &ComputedNode), With<Canvas>>();
+        let (canvas, size) = canvases
+            .iter(app.world())
+            .map(|(e, c)| (e, c.size()))
+            .next()
+            .expect("a canvas");
+        let rects: Vec<_> = map.nodes().iter().map(|n| n.rect).collect();
+        let fit = Fit::new(&rects, size);
+        let palette = Palette::standard();
+        let world = app.world_mut();
+        world.commands().entity(canvas).with_children(|c| {
+            for (i, room) in map.nodes().iter().enumerate() {
+                let mut room = room.clone();
+                room.entered = Some(10 + i as u32);
+                spawn_room(
+                    c,
+                    &room,
+                    map.current(),
+                    false,
+                    String::new(),
+                    &fit,
+                    &palette,
+                );
+            }
+        });
+        world.flush();
+        fits(
+            &format!("run map of seed {seed}, marked"),
+            &problems(&mut app),
+        );
+    }
+}
+
+#[test]
 fn the_shop_fits_with_its_collection_and_prices_in_line() {
     use rampart_core::run::RunPhase;
     use rampart_core::run::shop::Ware;

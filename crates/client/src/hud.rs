@@ -861,7 +861,12 @@ mod tests {
             HudText::Energy => "Energy 99999 / 99999  (+999)",
             HudText::Pause => "Pause",
             HudText::Speed => "▶▶ 4×",
-            HudText::Notices => "Cannot place here: an obstacle is in the way\nWave 3 is coming",
+            // As many as are kept, the longest the game gives.
+            HudText::Notices => {
+                "Cannot place here: an obstacle is in the way (x3)\nWave 30 is coming\n\
+                 Not enough materials: needs 9999, you have 0\nThe level cannot be saved: \
+                 permission denied"
+            }
             HudText::Problems => "Problems (999)",
             HudText::ProblemList => "Script problems this level (the mods' authors can fix them):",
             HudText::Boss => "The Colossus of the Deep  99999 / 99999",

@@ -274,7 +274,7 @@ pub(crate) fn draw_rooms(
 
 /// One room: its rectangle in its kind's colour, its name, its barrier and key drop, the order
 /// it was entered in; a button when it is open.
-fn spawn_room(
+pub(crate) fn spawn_room(
     parent: &mut ChildSpawnerCommands,
     room: &Room,
     current: NodeId,
