@@ -3,20 +3,23 @@
 //! and bosses; a shield drawn over the bar; the status effects below it as small badges with the
 //! time they have left. A small attacker's bar shows only once there is something to read on it
 //! (it is hurt, shielded or under an effect), so that a crowd walking in unhurt is not a pile
-//! of full bars.
+//! of full bars; of a crowd's bars at most [`MAX_BARS`] draw, the most urgent first (bosses,
+//! then the nearest to the selected building, else the most hurt), and a bar that would lie on
+//! a more urgent one fades ([`crowd`]).
 
 use bevy::prelude::*;
 
 use super::palette::Palette;
 use super::rich::Icons;
-use super::session::Game;
+use super::session::{Game, Session, Thing};
 use super::ui::{label, show_if};
 use super::units::Follow;
 use super::{ClientSet, Screen};
 use rampart_core::TICKS_PER_SECOND;
-use rampart_core::battle::{Effect, EntityId, EntityKind, Lasting};
+use rampart_core::battle::{Battle, Effect, EntityId, EntityKind, Lasting, Position};
 use rampart_core::content::Size;
 use rampart_core::content::colour::Rgb;
+use std::collections::HashMap;
 
 /// Keeps the HP indicators of attackers up to date.
 pub struct HpPlugin;
@@ -109,6 +112,97 @@ pub fn shown(size: Size, hp: f64, max_hp: f64, effects: usize) -> bool {
     size != Size::Small || hp < max_hp || effects > 0
 }
 
+/// The colour of a bar's empty part.
+const BAR_BACK: Color = Color::srgb(0.2, 0.2, 0.22);
+
+/// The most attackers' bars drawn at once: past a couple of dozen, a crowd's bars stop being
+/// read one by one and only hide the attackers.
+pub const MAX_BARS: usize = 24;
+
+/// Attackers closer than this (in tiles) have their bars drawn on each other: the less urgent
+/// one fades.
+pub const CROWDED: f64 = 0.9;
+
+/// How much of its colour a faded bar keeps.
+const FADED: f32 = 0.3;
+
+/// How an attacker's bar is drawn in a crowd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Drawn as it is.
+    Full,
+    /// Drawn faint: a more urgent attacker's bar is beside it.
+    Faded,
+}
+
+/// The bars of `battle`'s attackers that draw, and how: only those [`shown`] says have something
+/// to read, at most [`MAX_BARS`] of them, the most urgent first — bosses, then the nearest to
+/// `focus` (the selected building) when there is one, else the most hurt, a large attacker
+/// before an as urgent small one — and a bar within [`CROWDED`] of a more urgent full one
+/// faded. An attacker missing from the map draws no bar.
+pub fn crowd(battle: &Battle, focus: Option<Position>) -> HashMap<EntityId, Look> {
+    let content = battle.content();
+    let mut wanted: Vec<(EntityId, Size, f64, Position)> = battle
+        .entities()
+        .filter_map(|(id, e)| {
+            let EntityKind::Attacker(a) = e.kind else {
+                return None;
+            };
+            let size = content.attacker(a).size;
+            shown(size, e.hp, e.max_hp, e.effects.len()).then(|| {
+                let urgency = match focus {
+                    Some(f) => distance(e.position, f),
+                    None => e.hp / e.max_hp.max(1e-9),
+                };
+                (id, size, urgency, e.position)
+            })
+        })
+        .collect();
+    // Bosses first; the rest by urgency, a large attacker before a small one as urgent.
+    let rank = |size: Size| match size {
+        Size::Boss => 0,
+        Size::Large => 1,
+        Size::Small => 2,
+    };
+    wanted.sort_by(|a, b| {
+        (a.1 != Size::Boss)
+            .cmp(&(b.1 != Size::Boss))
+            .then(a.2.total_cmp(&b.2))
+            .then(rank(a.1).cmp(&rank(b.1)))
+            .then(a.0.cmp(&b.0))
+    });
+    let mut full: Vec<Position> = Vec::new();
+    wanted
+        .into_iter()
+        .take(MAX_BARS)
+        .map(|(id, _, _, at)| {
+            let look = if full.iter().any(|&f| distance(f, at) < CROWDED) {
+                Look::Faded
+            } else {
+                full.push(at);
+                Look::Full
+            };
+            (id, look)
+        })
+        .collect()
+}
+
+fn distance(a: Position, b: Position) -> f64 {
+    (a.x - b.x).hypot(a.y - b.y)
+}
+
+/// The selected building's position, which the bars nearest to draw first.
+fn focus(session: &Session) -> Option<Position> {
+    match session.selection.thing {
+        Some(Thing::Entity(id)) => session
+            .battle
+            .entity(id)
+            .filter(|e| !matches!(e.kind, EntityKind::Attacker(_)))
+            .map(|e| e.position),
+        _ => None,
+    }
+}
+
 /// An attacker's HP indicator, made for its maximum HP.
 #[derive(Component)]
 struct HpBar {
@@ -120,6 +214,10 @@ struct HpBar {
 /// The fill of an HP bar.
 #[derive(Component)]
 struct HpFill;
+
+/// A black line between an HP bar's sections.
+#[derive(Component)]
+struct SectionLine;
 
 /// The shield over an HP bar.
 #[derive(Component)]
@@ -173,7 +271,7 @@ fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2, palet
                 border: UiRect::all(Val::Px(1.0)),
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.2, 0.2, 0.22)),
+            BackgroundColor(BAR_BACK),
             BorderColor::all(Color::BLACK),
             // Labels over the world never keep the cursor from the world.
             Pickable::IGNORE,
@@ -193,6 +291,7 @@ fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2, palet
             // Black lines between the sections; the last section is shorter if it must be.
             for i in 1..s.count {
                 bar.spawn((
+                    SectionLine,
                     Node {
                         position_type: PositionType::Absolute,
                         left: share(s.size * f64::from(i)),
@@ -233,12 +332,44 @@ fn spawn_bar(commands: &mut Commands, id: EntityId, max_hp: f64, px: Vec2, palet
 fn update_bars(
     mut commands: Commands,
     game: NonSend<Game>,
-    mut bars: Query<(Entity, &HpBar, &Children, &mut Node), (Without<HpFill>, Without<ShieldFill>)>,
+    mut bars: Query<
+        (
+            Entity,
+            &HpBar,
+            &Children,
+            &mut Node,
+            &mut BackgroundColor,
+            &mut BorderColor,
+        ),
+        (Without<HpFill>, Without<ShieldFill>, Without<SectionLine>),
+    >,
     mut fills: Query<
         (&mut Node, &mut BackgroundColor),
-        (With<HpFill>, Without<ShieldFill>, Without<HpBar>),
+        (
+            With<HpFill>,
+            Without<ShieldFill>,
+            Without<HpBar>,
+            Without<SectionLine>,
+        ),
     >,
-    mut shields: Query<&mut Node, (With<ShieldFill>, Without<HpFill>, Without<HpBar>)>,
+    mut lines: Query<
+        &mut BackgroundColor,
+        (
+            With<SectionLine>,
+            Without<HpFill>,
+            Without<HpBar>,
+            Without<ShieldFill>,
+        ),
+    >,
+    mut shields: Query<
+        &mut Node,
+        (
+            With<ShieldFill>,
+            Without<HpFill>,
+            Without<HpBar>,
+            Without<SectionLine>,
+        ),
+    >,
     mut badges: Query<(Entity, &mut Badges)>,
     icons: Res<Icons>,
     palette: Res<Palette>,
@@ -246,9 +377,21 @@ fn update_bars(
     let Some(session) = game.0.as_ref() else {
         return;
     };
-    for (bar, hp, children, mut node) in &mut bars {
+    let looks = crowd(&session.battle, focus(session));
+    for (bar, hp, children, mut node, mut back, mut border) in &mut bars {
+        let look = looks.get(&hp.attacker).copied();
+        let alpha = if look == Some(Look::Faded) {
+            FADED
+        } else {
+            1.0
+        };
+        set_colour(&mut back.0, BAR_BACK.with_alpha(alpha));
+        let edge = Color::BLACK.with_alpha(alpha);
+        if border.top != edge {
+            *border = BorderColor::all(edge);
+        }
         // The palette may change while the bar is shown (the colour-blind setting).
-        let fill = palette.section(sections(hp.max_hp).size);
+        let fill = palette.section(sections(hp.max_hp).size).with_alpha(alpha);
         let Some(e) = session.battle.entity(hp.attacker) else {
             // `Follow` takes the bar away with its attacker.
             continue;
@@ -259,11 +402,7 @@ fn update_bars(
             continue;
         }
         let content = session.battle.content();
-        let size = match e.kind {
-            EntityKind::Attacker(a) => content.attacker(a).size,
-            _ => Size::Small,
-        };
-        show_if(&mut node, shown(size, e.hp, e.max_hp, e.effects.len()));
+        show_if(&mut node, look.is_some());
         let share = |v: f64| ((v / e.max_hp.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
         let shield = e
             .effects
@@ -282,9 +421,10 @@ fn update_bars(
         for child in children.iter() {
             if let Ok((mut node, mut colour)) = fills.get_mut(child) {
                 node.width = Val::Percent(share(e.hp));
-                if colour.0 != fill {
-                    colour.0 = fill;
-                }
+                set_colour(&mut colour.0, fill);
+            }
+            if let Ok(mut colour) = lines.get_mut(child) {
+                set_colour(&mut colour.0, edge);
             }
             if let Ok(mut node) = shields.get_mut(child) {
                 node.width = Val::Percent(share(shield));
@@ -327,6 +467,13 @@ fn update_bars(
                 });
             }
         }
+    }
+}
+
+/// Sets `colour` to `wanted` only if it differs, so that an unchanged bar is not redrawn.
+fn set_colour(colour: &mut Color, wanted: Color) {
+    if *colour != wanted {
+        *colour = wanted;
     }
 }
 
@@ -416,6 +563,136 @@ mod tests {
             badge(&effect("burning", Lasting::Ticks(1)), Some(Rgb(0, 0, 0))).1,
             Color::srgb(1.0, 0.45, 0.1)
         );
+    }
+
+    /// A crowd in a battle of core's content: the first level with the towers the bot builds
+    /// with plenty of money, a wave started, 200 more attackers of every type but the bosses along the paths, twenty times
+    /// as strong as on the first level (as late levels make them, so that they live to be
+    /// hurt), and ten seconds of shooting.
+    fn crowded() -> Battle {
+        let session = crate::fit::session(7);
+        let content = session.battle.content().clone();
+        let mut config = session.plan.setup.config(&content).expect("a config");
+        config.start.strength = content
+            .attackers
+            .iter()
+            .map(|a| (a.id.clone(), 20.0))
+            .collect();
+        // Money for as many towers as the bot would build over a run.
+        config.start.materials = 1e6;
+        config.start.energy = 1e6;
+        config.start.energy_cap = 1e6;
+        let mut battle = Battle::new(content.clone(), config);
+        let mut pilot = rampart_autopilot::Autopilot::new();
+        while battle.phase() == rampart_core::battle::Phase::Build && pilot.act(&mut battle) {
+            battle.step();
+        }
+        if battle.phase() == rampart_core::battle::Phase::Build {
+            battle.submit(rampart_core::battle::PlayerCommand::StartWave);
+            battle.step();
+        }
+        let types: Vec<_> = content
+            .attackers
+            .iter()
+            .filter(|a| a.size != Size::Boss)
+            .filter_map(|a| content.attacker_id(&a.id))
+            .collect();
+        let field = battle.field().expect("a field").clone();
+        for i in 0..200 {
+            let segment = i % field.segment_count();
+            let progress = (i as f64 * 0.618).fract() * 0.6;
+            let at = field.along(segment, progress);
+            battle.spawn_attacker_at(
+                types[i % types.len()],
+                Position { x: at.x, y: at.y },
+                Some(rampart_core::battle::Route { segment, progress }),
+            );
+        }
+        battle.run_ticks(10 * TICKS_PER_SECOND);
+        battle
+    }
+
+    #[test]
+    fn a_crowd_draws_the_most_urgent_bars_and_fades_those_on_others() {
+        let battle = crowded();
+        let content = battle.content().clone();
+        let attackers: Vec<(EntityId, &rampart_core::battle::Entity, Size)> = battle
+            .entities()
+            .filter_map(|(id, e)| match e.kind {
+                EntityKind::Attacker(a) => Some((id, e, content.attacker(a).size)),
+                _ => None,
+            })
+            .collect();
+        let readable: Vec<_> = attackers
+            .iter()
+            .filter(|(_, e, size)| shown(*size, e.hp, e.max_hp, e.effects.len()))
+            .collect();
+        let looks = crowd(&battle, None);
+        let faded = looks.values().filter(|l| **l == Look::Faded).count();
+        // The measure docs/client.md quotes.
+        println!(
+            "{} attackers, {} hurt, {} with something to read, {} bars drawn ({faded} faded)",
+            attackers.len(),
+            attackers.iter().filter(|(_, e, _)| e.hp < e.max_hp).count(),
+            readable.len(),
+            looks.len()
+        );
+        assert!(readable.len() > MAX_BARS, "a crowd: {}", readable.len());
+        assert_eq!(looks.len(), MAX_BARS);
+        // Only bars with something to read: every boss, then the most hurt.
+        let share = |e: &rampart_core::battle::Entity| e.hp / e.max_hp;
+        let least_hurt_drawn = readable
+            .iter()
+            .filter(|(id, _, size)| *size != Size::Boss && looks.contains_key(id))
+            .map(|(_, e, _)| share(e))
+            .fold(0.0, f64::max);
+        let hurt: Vec<_> = attackers
+            .iter()
+            .filter(|(_, e, _)| e.hp < e.max_hp)
+            .collect();
+        let hurt_drawn = hurt
+            .iter()
+            .filter(|(id, _, _)| looks.contains_key(id))
+            .count();
+        assert_eq!(hurt_drawn, hurt.len().min(MAX_BARS), "hurt attackers first");
+        for (id, e, size) in &attackers {
+            let drawn = looks.contains_key(id);
+            if !shown(*size, e.hp, e.max_hp, e.effects.len()) {
+                assert!(!drawn, "{id:?} has nothing to read");
+            } else if !drawn {
+                assert_ne!(*size, Size::Boss, "a boss's bar is left out");
+                assert!(
+                    share(e) >= least_hurt_drawn,
+                    "{id:?} is more hurt than a drawn one"
+                );
+            }
+        }
+        // No two full bars on each other.
+        let full: Vec<Position> = attackers
+            .iter()
+            .filter(|(id, _, _)| looks.get(id) == Some(&Look::Full))
+            .map(|(_, e, _)| e.position)
+            .collect();
+        for (i, a) in full.iter().enumerate() {
+            for b in &full[i + 1..] {
+                assert!(distance(*a, *b) >= CROWDED, "{a:?} and {b:?}");
+            }
+        }
+        // A selected building draws the bars nearest to it instead.
+        let tower = battle
+            .entities()
+            .find(|(_, e)| matches!(e.kind, EntityKind::Building(_)))
+            .map(|(_, e)| e.position)
+            .expect("the bot built");
+        let near = crowd(&battle, Some(tower));
+        let reach = |looks: &HashMap<EntityId, Look>| {
+            attackers
+                .iter()
+                .filter(|(id, _, size)| *size != Size::Boss && looks.contains_key(id))
+                .map(|(_, e, _)| distance(e.position, tower))
+                .fold(0.0, f64::max)
+        };
+        assert!(reach(&near) < reach(&looks), "nearer bars first");
     }
 
     #[test]
