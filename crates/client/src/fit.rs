@@ -37,7 +37,9 @@ use super::tutorial::Guide;
 use super::ui::{Action, scroll_screen, spawn_screen, wrapping_row};
 use super::{Content, Loaded};
 use bevy::ecs::system::RunSystemOnce;
-use rampart_core::content::ContentDb;
+use rampart_core::TICKS_PER_SECOND;
+use rampart_core::battle::{Battle, Phase, PlayerCommand, Position, Route};
+use rampart_core::content::{ContentDb, Size};
 use rampart_core::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart_core::run::RunConfig;
 use rampart_core::run::profile::Profile;
@@ -227,7 +229,9 @@ pub fn problems(app: &mut App) -> Vec<String> {
             let c = &laid[&child];
             stack.push(child);
             if let (Some(text), Some(size)) = (c.text, c.text_size)
-                && (size.x > c.content.width() + SLACK || size.y > c.content.height() + SLACK)
+                // Both edges of a box are rounded to whole pixels, its text's width is not.
+                && (size.x > c.content.width() + 2.0 * SLACK
+                    || size.y > c.content.height() + SLACK)
             {
                 out.push(format!(
                     "the text {text:?} takes {size} in a box of {}",
@@ -399,6 +403,57 @@ pub fn screens(session: Option<Session>) -> App {
 /// A run of core's content started with `seed`, on act 1's map.
 pub fn session(seed: u64) -> Session {
     Session::start(&core(), RunConfig::new(seed)).expect("core starts a run")
+}
+
+/// A run's first level crowded: the towers the bot builds with plenty of money, a wave
+/// started, 200 more attackers of every type but the bosses along the paths, twenty times as
+/// strong as on the first level (as late levels make them, so that they live to be hurt), and
+/// ten seconds of shooting.
+// The whole module is built for tests only; the mark tells the layers check, which reads each
+// file alone, that the bot it plays with is a test's.
+#[cfg(test)]
+pub fn crowded() -> Session {
+    let mut session = session(7);
+    let content = session.battle.content().clone();
+    let mut config = session.plan.setup.config(&content).expect("a config");
+    config.start.strength = content
+        .attackers
+        .iter()
+        .map(|a| (a.id.clone(), 20.0))
+        .collect();
+    // Money for as many towers as the bot would build over a run.
+    config.start.materials = 1e6;
+    config.start.energy = 1e6;
+    config.start.energy_cap = 1e6;
+    let mut battle = Battle::new(content.clone(), config);
+    let mut pilot = rampart_autopilot::Autopilot::new();
+    while battle.phase() == Phase::Build && pilot.act(&mut battle) {
+        battle.step();
+    }
+    if battle.phase() == Phase::Build {
+        battle.submit(PlayerCommand::StartWave);
+        battle.step();
+    }
+    let types: Vec<_> = content
+        .attackers
+        .iter()
+        .filter(|a| a.size != Size::Boss)
+        .filter_map(|a| content.attacker_id(&a.id))
+        .collect();
+    let field = battle.field().expect("a field").clone();
+    for i in 0..200 {
+        let segment = i % field.segment_count();
+        let progress = (i as f64 * 0.618).fract() * 0.6;
+        let at = field.along(segment, progress);
+        battle.spawn_attacker_at(
+            types[i % types.len()],
+            Position { x: at.x, y: at.y },
+            Some(Route { segment, progress }),
+        );
+    }
+    battle.run_ticks(10 * TICKS_PER_SECOND);
+    session.battle = battle;
+    session
 }
 
 /// Runs `system` (a screen's builder, or what fills it in) once in `app`.
@@ -748,6 +803,7 @@ fn the_wave_preview_shows_whole_rows_of_every_core_wave() {
 
 /// A run of core's content walked (its battles played by the bot, rewards skipped) into the
 /// first shop it can reach.
+#[cfg(test)]
 fn at_a_shop(content: &Arc<ContentDb>) -> Session {
     use rampart_core::run::RunPhase;
     let mut game = session(1);
@@ -782,4 +838,46 @@ fn at_a_shop(content: &Arc<ContentDb>) -> Session {
         }
     }
     panic!("no shop reached");
+}
+
+#[test]
+fn the_info_panel_fits_every_core_blueprint_building_and_attacker() {
+    use super::placing::{Cursor, info, spawn_panel};
+    use super::session::Thing;
+    use rampart_core::battle::EntityKind;
+    let game = crowded();
+    let content = game.battle.content().clone();
+    // One of every kind of building and attacker on the field.
+    let mut seen = std::collections::BTreeSet::new();
+    let things: Vec<_> = game
+        .battle
+        .entities()
+        .filter(|(_, e)| seen.insert(format!("{:?}", e.kind)))
+        .filter(|(_, e)| !matches!(e.kind, EntityKind::Ability(_)))
+        .map(|(id, _)| id)
+        .collect();
+    let mut app = screens(Some(game));
+    app.init_resource::<Cursor>()
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>();
+    run(&mut app, super::hud::spawn_hud);
+    run(&mut app, spawn_panel);
+    let select = |app: &mut App, blueprint, thing| {
+        let mut game = app.world_mut().non_send_mut::<Game>();
+        let session = game.0.as_mut().expect("a session");
+        session.selection.blueprint = blueprint;
+        session.selection.thing = thing;
+    };
+    for (i, bp) in content.blueprints.iter().enumerate() {
+        select(&mut app, content.blueprint_id(&bp.id), None);
+        fits(
+            &format!("info on blueprint {i}, {}", bp.id),
+            &shown(&mut app, info),
+        );
+    }
+    assert!(things.len() > 10, "{} kinds on the field", things.len());
+    for id in things {
+        select(&mut app, None, Some(Thing::Entity(id)));
+        fits(&format!("info on {id:?}"), &shown(&mut app, info));
+    }
 }

@@ -565,56 +565,9 @@ mod tests {
         );
     }
 
-    /// A crowd in a battle of core's content: the first level with the towers the bot builds
-    /// with plenty of money, a wave started, 200 more attackers of every type but the bosses along the paths, twenty times
-    /// as strong as on the first level (as late levels make them, so that they live to be
-    /// hurt), and ten seconds of shooting.
-    fn crowded() -> Battle {
-        let session = crate::fit::session(7);
-        let content = session.battle.content().clone();
-        let mut config = session.plan.setup.config(&content).expect("a config");
-        config.start.strength = content
-            .attackers
-            .iter()
-            .map(|a| (a.id.clone(), 20.0))
-            .collect();
-        // Money for as many towers as the bot would build over a run.
-        config.start.materials = 1e6;
-        config.start.energy = 1e6;
-        config.start.energy_cap = 1e6;
-        let mut battle = Battle::new(content.clone(), config);
-        let mut pilot = rampart_autopilot::Autopilot::new();
-        while battle.phase() == rampart_core::battle::Phase::Build && pilot.act(&mut battle) {
-            battle.step();
-        }
-        if battle.phase() == rampart_core::battle::Phase::Build {
-            battle.submit(rampart_core::battle::PlayerCommand::StartWave);
-            battle.step();
-        }
-        let types: Vec<_> = content
-            .attackers
-            .iter()
-            .filter(|a| a.size != Size::Boss)
-            .filter_map(|a| content.attacker_id(&a.id))
-            .collect();
-        let field = battle.field().expect("a field").clone();
-        for i in 0..200 {
-            let segment = i % field.segment_count();
-            let progress = (i as f64 * 0.618).fract() * 0.6;
-            let at = field.along(segment, progress);
-            battle.spawn_attacker_at(
-                types[i % types.len()],
-                Position { x: at.x, y: at.y },
-                Some(rampart_core::battle::Route { segment, progress }),
-            );
-        }
-        battle.run_ticks(10 * TICKS_PER_SECOND);
-        battle
-    }
-
     #[test]
     fn a_crowd_draws_the_most_urgent_bars_and_fades_those_on_others() {
-        let battle = crowded();
+        let battle = crate::fit::crowded().battle;
         let content = battle.content().clone();
         let attackers: Vec<(EntityId, &rampart_core::battle::Entity, Size)> = battle
             .entities()

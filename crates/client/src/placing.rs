@@ -83,7 +83,7 @@ const GHOST_REFUSED: Color = Color::srgba(0.95, 0.2, 0.15, 0.85);
 
 /// The info panel and its two texts.
 #[derive(Component)]
-struct InfoPanel;
+pub(crate) struct InfoPanel;
 
 /// The row holding the info panel's Delete button, shown while a removable building is
 /// selected.
@@ -91,7 +91,7 @@ struct InfoPanel;
 pub struct DeleteButton;
 
 #[derive(Component, PartialEq)]
-enum InfoText {
+pub(crate) enum InfoText {
     Title,
     Body,
     /// The selected tower's targeting priority, between its arrows.
@@ -100,13 +100,13 @@ enum InfoText {
 
 /// The row with a selected tower's targeting priority and the arrows that change it.
 #[derive(Component)]
-struct PriorityRow;
+pub(crate) struct PriorityRow;
 
 /// The icon beside the info panel's title: the blueprint's or attacker type's.
 #[derive(Component)]
-struct InfoIcon;
+pub(crate) struct InfoIcon;
 
-fn spawn_panel(
+pub(crate) fn spawn_panel(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -459,7 +459,7 @@ fn preview(
 const BODY_SIZE: f32 = 14.0;
 
 /// Fills the info panel from the selection, or from what is hovered (then half transparent).
-fn info(
+pub(crate) fn info(
     mut commands: Commands,
     mut game: NonSendMut<Game>,
     cursor: Res<Cursor>,
