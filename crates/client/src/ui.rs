@@ -23,7 +23,7 @@ impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
         super::fonts::install(app);
         app.add_systems(Update, scroll.in_set(ClientSet::Input))
-            .add_systems(Update, hover.in_set(ClientSet::Present));
+            .add_systems(Update, (hover, scroll_thumbs).in_set(ClientSet::Present));
     }
 }
 
@@ -431,6 +431,66 @@ pub fn scroll_area(height: f32) -> impl Bundle {
     )
 }
 
+/// The thumb along a scroll area's right edge: where the view is in what it scrolls, so that
+/// what is cut at the area's edge is seen to go on.
+#[derive(Component)]
+struct ScrollThumb;
+
+/// The thumb of a view `view` pixels high over `content` pixels scrolled down by `scrolled`: its
+/// top and height in the view, the view's share of the content; `None` when all of it shows.
+pub fn thumb(view: f32, content: f32, scrolled: f32) -> Option<(f32, f32)> {
+    if content <= view + 0.5 || view <= 0.0 {
+        return None;
+    }
+    let height = (view * view / content).max(12.0_f32.min(view));
+    let room = view - height;
+    let travel = (content - view).max(1.0);
+    Some(((scrolled / travel).clamp(0.0, 1.0) * room, height))
+}
+
+/// Keeps every scroll area's thumb in place, and gives one to an area that has none.
+fn scroll_thumbs(
+    mut commands: Commands,
+    areas: Query<(Entity, &ComputedNode, Option<&Children>), With<ScrollArea>>,
+    mut thumbs: Query<&mut Node, With<ScrollThumb>>,
+) {
+    for (area, computed, children) in &areas {
+        let scale = computed.inverse_scale_factor();
+        let view = computed.size().y * scale;
+        let content = computed.content_size.y * scale;
+        let scrolled = computed.scroll_position.y * scale;
+        let placed = thumb(view, content, scrolled);
+        let mine = children.and_then(|c| c.iter().find(|&c| thumbs.contains(c)));
+        let Some(mine) = mine else {
+            commands.entity(area).with_child((
+                ScrollThumb,
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: Val::Px(1.0),
+                    width: Val::Px(4.0),
+                    display: Display::None,
+                    ..default()
+                },
+                BackgroundColor(MUTED.with_alpha(0.6)),
+                Pickable::IGNORE,
+            ));
+            continue;
+        };
+        let Ok(mut node) = thumbs.get_mut(mine) else {
+            continue;
+        };
+        show_if(&mut node, placed.is_some());
+        if let Some((top, height)) = placed {
+            // The thumb is laid out among the content, which the scrolling moves: it moves back.
+            let (top, height) = (Val::Px(scrolled + top), Val::Px(height));
+            if node.top != top || node.height != height {
+                node.top = top;
+                node.height = height;
+            }
+        }
+    }
+}
+
 /// The wheel scrolls the scroll area under the cursor.
 fn scroll(
     mut wheel: MessageReader<MouseWheel>,
@@ -461,5 +521,56 @@ fn scroll(
             }
             at = parents.get(e).ok().map(ChildOf::parent);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{Card, spawn_collection};
+    use crate::fit;
+
+    #[test]
+    fn a_list_taller_than_its_area_shows_a_thumb_inside_it() {
+        let content = fit::core();
+        let cards: Vec<(usize, Card)> = content
+            .blueprints
+            .iter()
+            .map(Card::plain)
+            .enumerate()
+            .collect();
+        let mut app = fit::app();
+        fit::spawn(&mut app, |commands, looks| {
+            let root = spawn_screen(commands, Screen::Reward);
+            commands
+                .entity(root)
+                .with_children(|c| spawn_collection(c, looks, &cards));
+        });
+        // Laid out, given its thumb, and laid out again with it.
+        assert!(fit::problems(&mut app).is_empty());
+        fit::run(&mut app, scroll_thumbs);
+        fit::run(&mut app, scroll_thumbs);
+        assert!(fit::problems(&mut app).is_empty());
+        let world = app.world_mut();
+        let mut thumbs = world.query_filtered::<(&Node, &ChildOf), With<ScrollThumb>>();
+        let shown: Vec<Entity> = thumbs
+            .iter(world)
+            .filter(|(n, _)| n.display != Display::None)
+            .map(|(_, parent)| parent.parent())
+            .collect();
+        // The collection's area, not the screen, which fits the window.
+        assert_eq!(shown.len(), 1, "{shown:?}");
+        let area = world.get::<ComputedNode>(shown[0]).expect("laid out");
+        assert!(area.content_size.y > area.size().y);
+    }
+
+    #[test]
+    fn a_thumb_shows_the_views_share_and_place() {
+        assert_eq!(thumb(100.0, 100.0, 0.0), None, "all of it shows");
+        assert_eq!(thumb(100.0, 400.0, 0.0), Some((0.0, 25.0)));
+        assert_eq!(thumb(100.0, 400.0, 300.0), Some((75.0, 25.0)), "at the end");
+        assert_eq!(thumb(100.0, 400.0, 150.0), Some((37.5, 25.0)));
+        // A long list still has a thumb big enough to see.
+        assert_eq!(thumb(100.0, 100_000.0, 0.0), Some((0.0, 12.0)));
     }
 }
