@@ -4,11 +4,12 @@
 //! time they have left. A small attacker's bar shows only once there is something to read on it
 //! (it is hurt, shielded or under an effect), so that a crowd walking in unhurt is not a pile
 //! of full bars; of a crowd's bars at most [`MAX_BARS`] draw, the most urgent first (bosses,
-//! then the nearest to the selected building, else the most hurt), and a bar that would lie on
-//! a more urgent one fades ([`crowd`]).
+//! then the nearest to the selected building, else the most hurt), a bar that would lie on a
+//! more urgent one fades ([`crowd`]), and bars shrink at far zoom ([`bar_scale`]).
 
 use bevy::prelude::*;
 
+use super::camera::Rig;
 use super::palette::Palette;
 use super::rich::Icons;
 use super::session::{Game, Session, Thing};
@@ -122,6 +123,15 @@ pub const MAX_BARS: usize = 24;
 /// Attackers closer than this (in tiles) have their bars drawn on each other: the less urgent
 /// one fades.
 pub const CROWDED: f64 = 0.9;
+
+/// A bar's scale when the camera sees `zoom` world units from the bottom of the view to the
+/// top: full size up to 15 units, shrinking to 60% at the farthest zoom (40), where the
+/// attackers are small and full-size bars would cover them.
+pub fn bar_scale(zoom: f32) -> f32 {
+    const NEAR: f32 = 15.0;
+    const FAR: f32 = 40.0;
+    1.0 - 0.4 * ((zoom - NEAR) / (FAR - NEAR)).clamp(0.0, 1.0)
+}
 
 /// How much of its colour a faded bar keeps.
 const FADED: f32 = 0.3;
@@ -340,6 +350,7 @@ fn update_bars(
             &mut Node,
             &mut BackgroundColor,
             &mut BorderColor,
+            &mut UiTransform,
         ),
         (Without<HpFill>, Without<ShieldFill>, Without<SectionLine>),
     >,
@@ -371,6 +382,7 @@ fn update_bars(
         ),
     >,
     mut badges: Query<(Entity, &mut Badges)>,
+    rigs: Query<&Rig>,
     icons: Res<Icons>,
     palette: Res<Palette>,
 ) {
@@ -378,7 +390,11 @@ fn update_bars(
         return;
     };
     let looks = crowd(&session.battle, focus(session));
-    for (bar, hp, children, mut node, mut back, mut border) in &mut bars {
+    let scale = Vec2::splat(rigs.iter().next().map_or(1.0, |r| bar_scale(r.zoom)));
+    for (bar, hp, children, mut node, mut back, mut border, mut transform) in &mut bars {
+        if transform.scale != scale {
+            transform.scale = scale;
+        }
         let look = looks.get(&hp.attacker).copied();
         let alpha = if look == Some(Look::Faded) {
             FADED
@@ -646,6 +662,15 @@ mod tests {
                 .fold(0.0, f64::max)
         };
         assert!(reach(&near) < reach(&looks), "nearer bars first");
+    }
+
+    #[test]
+    fn bars_shrink_only_at_far_zoom() {
+        assert_eq!(bar_scale(10.0), 1.0);
+        assert_eq!(bar_scale(15.0), 1.0);
+        assert!((bar_scale(27.5) - 0.8).abs() < 1e-6);
+        assert!((bar_scale(40.0) - 0.6).abs() < 1e-6);
+        assert!((bar_scale(80.0) - 0.6).abs() < 1e-6);
     }
 
     #[test]
