@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rampart_core::battle::{
-    Battle, BattleConfig, Damage, EntityKind, Gain, Owner, PlayerCommand, Position, Route, Scope,
+    Battle, BattleConfig, Damage, EntityKind, Gain, Owner, PlayerCommand, Position, Scope,
     WaveSpawn, WaveSpawns,
 };
 use rampart_core::content::{BlueprintKind, ContentDb, DamageType};
@@ -173,17 +173,7 @@ fn battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Battle {
     b.submit(PlayerCommand::StartWave);
     b.step();
     let blob = content.attacker_id("b:blob").unwrap();
-    let segments = field.segment_count();
-    for i in 0..attackers {
-        let segment = i % segments;
-        let progress = (i / segments) as f64 * 0.1 % 1.0;
-        let p = field.along(segment, progress);
-        b.spawn_attacker_at(
-            blob,
-            Position { x: p.x, y: p.y },
-            Some(Route { segment, progress }),
-        );
-    }
+    b.spread_attackers(&[blob], 0..attackers, 0.1);
     // Let every tower work out its coverage and get into its firing rhythm.
     b.run_ticks(20);
     b
@@ -260,17 +250,7 @@ fn core_battle(content: &Arc<ContentDb>, attackers: usize, towers: usize) -> Bat
         .filter(|a| a.script.is_some())
         .map(|a| content.attacker_id(&a.id).unwrap())
         .collect();
-    let segments = field.segment_count();
-    for i in 0..attackers {
-        let segment = i % segments;
-        let progress = (i / segments) as f64 * 0.1 % 1.0;
-        let p = field.along(segment, progress);
-        b.spawn_attacker_at(
-            scripted[i % scripted.len()],
-            Position { x: p.x, y: p.y },
-            Some(Route { segment, progress }),
-        );
-    }
+    b.spread_attackers(&scripted, 0..attackers, 0.1);
     b
 }
 

@@ -4,6 +4,8 @@
 //! them when everything has been sent and nothing is left alive, or when they make no progress
 //! for the level's `stall_ticks`, so that no wave runs forever.
 
+use std::ops::Range;
+
 use slotmap::Key;
 
 use super::core::{Battle, Hook};
@@ -73,6 +75,31 @@ impl Battle {
             host.call_hook(self, entity, Hook::Spawn);
         }
         entity
+    }
+
+    /// Spreads attackers over the path network, as benchmarks and tests fill a battle: the
+    /// `n`th of `numbers` is of type `types[n % types.len()]` and walks on from
+    /// `(n / segments) × spacing` of the way (wrapped into 0 to 1) along segment `n % segments`,
+    /// so consecutive numbers go to different segments and a range carries on where the last
+    /// one stopped. A battle without paths, or an empty `types`, gets none.
+    pub fn spread_attackers(&mut self, types: &[AttackerId], numbers: Range<usize>, spacing: f64) {
+        let Some(field) = self.field.clone() else {
+            return;
+        };
+        let segments = field.segment_count();
+        if segments == 0 || types.is_empty() {
+            return;
+        }
+        for n in numbers {
+            let segment = n % segments;
+            let progress = (n / segments) as f64 * spacing % 1.0;
+            let p = field.along_flat(segment, progress);
+            self.spawn_attacker_at(
+                types[n % types.len()],
+                Position { x: p.x, y: p.y },
+                Some(Route { segment, progress }),
+            );
+        }
     }
 
     /// Brings an attacker into the battle standing at `position`, off the path network.

@@ -371,3 +371,35 @@ fn children_of_a_dead_attacker_walk_on_from_where_it_fell() {
     b.step();
     assert_ne!(attackers(&b)[0].1, at, "it walks on");
 }
+
+#[test]
+fn spread_attackers_go_round_the_segments_and_walk_on_from_there() {
+    let (_mods, content) = content();
+    let mut b = battle(&content, Vec::new());
+    let walker = content.attacker_id("w:walker").unwrap();
+    let brute = content.attacker_id("w:brute").unwrap();
+    let field = b.field().unwrap().clone();
+    let segments = field.segment_count();
+    assert!(segments >= 2, "{segments} segments");
+    // Two ranges, the second carrying on from the first.
+    b.spread_attackers(&[walker, brute], 0..segments, 0.25);
+    b.spread_attackers(&[walker, brute], segments..segments + 3, 0.25);
+    let spread: Vec<_> = b
+        .entities()
+        .filter(|(_, e)| e.kind.attacker().is_some())
+        .map(|(_, e)| e.clone())
+        .collect();
+    assert_eq!(spread.len(), segments + 3);
+    for (n, e) in spread.iter().enumerate() {
+        let route = e.route.expect("on the path network");
+        let progress = if n < segments { 0.0 } else { 0.25 };
+        assert_eq!((route.segment, route.progress), (n % segments, progress));
+        let at = field.along_flat(route.segment, route.progress);
+        assert_eq!((e.position.x, e.position.y), (at.x, at.y));
+        let kind = if n % 2 == 0 { walker } else { brute };
+        assert_eq!(e.kind.attacker(), Some(kind), "attacker {n}");
+    }
+    // Nothing to spread: none appear.
+    b.spread_attackers(&[], 0..10, 0.25);
+    assert_eq!(attackers(&b).len(), segments + 3);
+}
