@@ -24,13 +24,13 @@ use bevy::state::app::StatesPlugin;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use rampart_client::camera::Rig;
+use rampart_client::input::Layers;
 use rampart_client::palette::Palette;
 use rampart_client::rich::Icons;
 use rampart_client::session::{Game, Session};
 use rampart_client::settings::Settings;
-use rampart_client::{ClientSet, Content, Loaded, Screen, drawn, feedback, hp, hud, models, units};
-use rampart_client::{input::Layers, wave_preview};
-use rampart_core::battle::{Battle, EntityKind, PlayerCommand, Position, Route};
+use rampart_client::{ClientSet, Content, Loaded, PresentPlugins, Screen, feedback};
+use rampart_core::battle::{Battle, EntityKind, PlayerCommand, Position};
 use rampart_core::content::{BlueprintKind, ContentDb, Size};
 use rampart_core::modding::{ModDir, ModSet, ModSettings, Origin};
 use rampart_core::run::RunConfig;
@@ -60,8 +60,8 @@ fn attackers(battle: &Battle) -> usize {
 }
 
 /// Brings `battle` up to [`ATTACKERS`] attackers of core's types other than bosses, spread
-/// along every path; `salt` varies where the new ones stand.
-fn fill(battle: &mut Battle, salt: usize) {
+/// along every path; `salt` varies where the new ones stand. Returns how many it brought.
+fn fill(battle: &mut Battle, salt: usize) -> usize {
     let content = battle.content().clone();
     let types: Vec<_> = content
         .attackers
@@ -69,19 +69,9 @@ fn fill(battle: &mut Battle, salt: usize) {
         .filter(|a| a.size != Size::Boss)
         .map(|a| content.attacker_id(&a.id).unwrap())
         .collect();
-    let field = battle.field().unwrap().clone();
-    let segments = field.segment_count();
-    for i in attackers(battle)..ATTACKERS {
-        let n = i + salt;
-        let segment = n % segments;
-        let progress = (n / segments) as f64 * 0.037 % 1.0;
-        let p = field.along(segment, progress);
-        battle.spawn_attacker_at(
-            types[n % types.len()],
-            Position { x: p.x, y: p.y },
-            Some(Route { segment, progress }),
-        );
-    }
+    let have = attackers(battle);
+    battle.spread_attackers(&types, have + salt..ATTACKERS + salt, 0.037);
+    ATTACKERS.saturating_sub(have)
 }
 
 /// A session on a run's first level, with [`TOWERS`] core towers placed and the wave running
@@ -162,15 +152,7 @@ fn app(loaded: Loaded) -> App {
             Update,
             (ClientSet::Input, ClientSet::Simulate, ClientSet::Present).chain(),
         )
-        .add_plugins((
-            units::UnitsPlugin,
-            models::ModelsPlugin,
-            feedback::FeedbackPlugin,
-            drawn::DrawnPlugin,
-            hp::HpPlugin,
-            hud::HudPlugin,
-            wave_preview::WavePreviewPlugin,
-        ));
+        .add_plugins(PresentPlugins);
     app.world_mut().spawn(camera);
     app
 }
@@ -210,16 +192,18 @@ fn camera(width: i32, height: i32) -> impl Bundle {
 }
 
 /// Runs the battle on by frame `frame`: a tick every third frame, the log taken, attackers
-/// replaced.
-fn advance(app: &mut App, frame: usize) {
+/// replaced. Returns how many were, if it ticked.
+fn advance(app: &mut App, frame: usize) -> Option<usize> {
     let mut game = app.world_mut().non_send_mut::<Game>();
     let session = game.0.as_mut().unwrap();
     if frame.is_multiple_of(3) {
         session.battle.step();
-        fill(&mut session.battle, frame);
+        let replaced = fill(&mut session.battle, frame);
         session.take_log();
+        Some(replaced)
     } else {
         session.frame_log.clear();
+        None
     }
 }
 
@@ -231,13 +215,18 @@ fn frame(c: &mut Criterion) {
         app.update();
     }
     let mut frame = 30;
+    // Attackers replaced and ticks, for the churn of scene entities each tick brings.
+    let (mut replaced, mut ticks) = (0, 0);
     let mut group = c.benchmark_group("frame");
     group.sample_size(20);
     group.bench_function(format!("{ATTACKERS}x{TOWERS}"), |b| {
         b.iter_custom(|iters| {
             let mut spent = Duration::ZERO;
             for _ in 0..iters {
-                advance(&mut app, frame);
+                if let Some(n) = advance(&mut app, frame) {
+                    replaced += n;
+                    ticks += 1;
+                }
                 frame += 1;
                 let start = Instant::now();
                 app.update();
@@ -251,14 +240,16 @@ fn frame(c: &mut Criterion) {
     let game = app.world().non_send::<Game>();
     let battle = &game.0.as_ref().unwrap().battle;
     println!(
-        "on screen at the end: {} attackers, {} buildings, {} shots, {} particles, {} scene entities",
+        "on screen at the end: {} attackers, {} buildings, {} shots, {} particles, {} scene entities; \
+         {:.1} attackers replaced a tick",
         attackers(battle),
         battle.entities().count() - attackers(battle),
         battle.state().shots.len(),
         app.world()
             .resource::<feedback::particles::Particles>()
             .len(),
-        app.world().entities().len(),
+        app.world().entities().count_spawned(),
+        replaced as f64 / f64::from(ticks.max(1)),
     );
 }
 

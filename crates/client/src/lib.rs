@@ -61,6 +61,7 @@ pub mod wave_preview;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use bevy::app::PluginGroupBuilder;
 use bevy::asset::UnapprovedPathMode;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -261,19 +262,13 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         session::SessionPlugin,
         terrain::TerrainPlugin,
         camera::CameraPlugin,
-        units::UnitsPlugin,
-        models::ModelsPlugin,
-        feedback::FeedbackPlugin,
-        drawn::DrawnPlugin,
-        hp::HpPlugin,
-        hud::HudPlugin,
+        PresentPlugins,
         placing::PlacingPlugin,
     ))
     .add_plugins((
         render_scale::RenderScalePlugin,
         overlay::OverlayPlugin,
         highlight::HighlightPlugin,
-        wave_preview::WavePreviewPlugin,
         reload::ReloadPlugin,
         saving::SavingPlugin {
             file: options.save_file,
@@ -289,6 +284,24 @@ pub fn app(options: ClientOptions) -> Result<App, ClientError> {
         },
     ));
     Ok(app)
+}
+
+/// The plugins that draw a battle from its state each frame: its units with their models, the
+/// feedback of every hit, what scripts draw, HP bars, the HUD and the wave preview. The game
+/// adds them among the rest; the frame benchmark adds them alone, without a window.
+pub struct PresentPlugins;
+
+impl PluginGroup for PresentPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        PluginGroupBuilder::start::<Self>()
+            .add(units::UnitsPlugin)
+            .add(models::ModelsPlugin)
+            .add(feedback::FeedbackPlugin)
+            .add(drawn::DrawnPlugin)
+            .add(hp::HpPlugin)
+            .add(hud::HudPlugin)
+            .add(wave_preview::WavePreviewPlugin)
+    }
 }
 
 /// Runs `app` (made by [`app`]) until its window is closed.
