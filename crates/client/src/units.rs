@@ -186,23 +186,29 @@ fn sync(
         commands.entity(root).insert(Drawn(model));
         shown.0.insert(id, root);
     }
-    // What the last ticks logged that the player is told in words.
-    for entry in session.frame_log.clone() {
-        match entry.kind {
-            LogKind::Refused { reason, .. } => session.notify(reason),
+    // What the last ticks logged that the player is told in words (the log is not copied: a
+    // frame of a big battle logs thousands of hits).
+    let notices: Vec<String> = session
+        .frame_log
+        .iter()
+        .filter_map(|entry| match &entry.kind {
+            LogKind::Refused { reason, .. } => Some(reason.clone()),
             LogKind::WaveStalled {
                 wave,
                 ticks,
                 attackers,
-            } => session.notify(format!(
+            } => Some(format!(
                 "Wave {wave} made no progress for {} s and was ended ({attackers} attackers taken away)",
                 ticks / rampart_core::TICKS_PER_SECOND as u32
             )),
-            LogKind::EntityLimit { limit } => session.notify(format!(
+            LogKind::EntityLimit { limit } => Some(format!(
                 "The battle holds {limit} attackers and buildings, the most it may: no more appear"
             )),
-            _ => {}
-        }
+            _ => None,
+        })
+        .collect();
+    for notice in notices {
+        session.notify(notice);
     }
 }
 
@@ -297,14 +303,18 @@ fn move_units(
             continue;
         };
         let p = session.drawn_at(unit.0, e.position);
-        t.translation = to_bevy(p.x, p.y, field.ground(p.x, p.y));
+        let mut moved = *t;
+        moved.translation = to_bevy(p.x, p.y, field.ground(p.x, p.y));
         if matches!(e.kind, EntityKind::Attacker(_)) {
-            t.scale = Vec3::splat(boost);
+            moved.scale = Vec3::splat(boost);
         }
         if let Some((dx, dy)) = session.heading(unit.0, e.position) {
             // Models face +Z (south); turn that toward the heading (east, north in battle space).
-            t.rotation = Quat::from_rotation_y((dx as f32).atan2(-dy as f32));
+            moved.rotation = Quat::from_rotation_y((dx as f32).atan2(-dy as f32));
         }
+        // A unit standing still (every building) is left unchanged, so that its parts'
+        // transforms are not propagated again.
+        t.set_if_neq(moved);
     }
 }
 
@@ -324,6 +334,11 @@ fn place_labels(
         return;
     };
     let field = session.battle.field();
+    // The camera's projection once for every label, not worked out again for each.
+    let Some(viewport) = camera.logical_viewport_rect() else {
+        return;
+    };
+    let clip_from_world = camera.clip_from_view() * eye.affine().inverse();
     for (e, follow, mut node) in &mut labels {
         let at = match follow.unit {
             Some(id) => match session.battle.entity(id) {
@@ -339,11 +354,19 @@ fn place_labels(
             },
             None => follow.at,
         };
+        // As `Camera::world_to_viewport`: a point beyond the near or far plane is not placed.
+        let ndc = clip_from_world.project_point3(at);
+        if ndc.is_nan() || !(0.0..=1.0).contains(&ndc.z) {
+            continue;
+        }
+        let screen = (Vec2::new(ndc.x, -ndc.y) + Vec2::ONE) / 2.0 * viewport.size() + viewport.min;
         // The viewport's pixels are the window's; the UI's are scaled by the UI scale.
-        if let Ok(screen) = camera.world_to_viewport(eye, at) {
-            let screen = screen / scale.0;
-            node.left = Val::Px(screen.x + follow.offset.x);
-            node.top = Val::Px(screen.y + follow.offset.y);
+        let screen = screen / scale.0 + follow.offset;
+        let (left, top) = (Val::Px(screen.x), Val::Px(screen.y));
+        // A label that stays put is left unchanged: a changed node is laid out again.
+        if node.left != left || node.top != top {
+            node.left = left;
+            node.top = top;
         }
     }
 }

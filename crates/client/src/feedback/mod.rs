@@ -201,6 +201,9 @@ impl View {
 #[derive(Resource, Default)]
 struct Memory {
     seen: HashMap<EntityId, (EntityKind, Position)>,
+    /// The battle's tick and number of entities when `seen` was taken: while they stay, so
+    /// does the battle (most frames run no tick), and `seen` is not taken again.
+    seen_at: Option<(u64, usize)>,
     flashes: HashMap<EntityId, Entity>,
 }
 
@@ -252,6 +255,7 @@ fn forget(
     mut marks: ResMut<status::Marks>,
 ) {
     memory.seen.clear();
+    memory.seen_at = None;
     memory.flashes.clear();
     particles.clear();
     shells.clear();
@@ -616,11 +620,15 @@ fn react(
     for (at, (reach, colour)) in slams.into_values() {
         paint.ring(at, reach.max(0.6) + 0.3, colour, 0.35);
     }
-    memory.flashes.retain(|id, _| battle.entity(*id).is_some());
-    memory.seen.clear();
-    memory
-        .seen
-        .extend(battle.entities().map(|(id, e)| (id, (e.kind, e.position))));
+    let now = (battle.state().tick, battle.state().entities.len());
+    if memory.seen_at != Some(now) {
+        memory.flashes.retain(|id, _| battle.entity(*id).is_some());
+        memory.seen.clear();
+        memory
+            .seen
+            .extend(battle.entities().map(|(id, e)| (id, (e.kind, e.position))));
+        memory.seen_at = Some(now);
+    }
 }
 
 /// The flash on a unit hit: a short glow around it, renewed by another hit.

@@ -3,6 +3,7 @@
 //! transform from the pose it was built in, and a tower's aiming parts turn together toward its
 //! target.
 
+use std::collections::HashSet;
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
@@ -10,7 +11,7 @@ use bevy::prelude::*;
 use super::super::session::Game;
 use super::super::to_bevy;
 use super::super::units::Unit;
-use rampart_core::battle::LogKind;
+use rampart_core::battle::{EntityId, LogKind};
 use rampart_core::content::model::{Anim, Part};
 
 /// Seconds a recoil takes to come back, and a squash to spring back.
@@ -68,20 +69,27 @@ pub fn kick(
     game: NonSend<Game>,
     time: Res<Time>,
     mut units: Query<(&Unit, &Transform, &mut Kicks)>,
+    // Kept from frame to frame, so that a frame allocates nothing; sets, as every unit asks.
+    mut noted: Local<(HashSet<EntityId>, HashSet<EntityId>)>,
 ) {
     let Some(session) = game.0.as_ref() else {
         return;
     };
     let now = time.elapsed_secs();
-    let mut fired = Vec::new();
-    let mut hit = Vec::new();
+    let (fired, hit) = &mut *noted;
+    fired.clear();
+    hit.clear();
     for entry in &session.frame_log {
         match entry.kind {
             LogKind::Event {
                 chain: "tower_fired",
                 entity: Some(id),
-            } => fired.push(id),
-            LogKind::Damaged { target, amount, .. } if amount > 0.0 => hit.push(target),
+            } => {
+                fired.insert(id);
+            }
+            LogKind::Damaged { target, amount, .. } if amount > 0.0 => {
+                hit.insert(target);
+            }
             _ => {}
         }
     }
@@ -220,7 +228,11 @@ pub fn aim(
         if there.x * there.x + there.z * there.z < 1e-6 {
             continue;
         }
-        t.rotation = Quat::from_rotation_y(there.x.atan2(there.z));
+        let turned = Quat::from_rotation_y(there.x.atan2(there.z));
+        // Unchanged, the pivot is left alone: a changed transform is propagated to its parts.
+        if t.rotation != turned {
+            t.rotation = turned;
+        }
     }
 }
 
