@@ -21,6 +21,7 @@
 //! installs both. Set `RAMPART_UPDATE_SCREENSHOTS=1` to copy the screenshots into
 //! `docs/screenshots/`.
 
+mod frames;
 mod scene;
 
 use std::path::{Path, PathBuf};
@@ -177,6 +178,7 @@ fn play_scene(dir: &Path) -> ExitCode {
         audio: false,
     };
     let outcome = rampart_client::app(options).and_then(|mut app| {
+        app.add_plugins(frames::FramesPlugin { dir: dir.clone() });
         app.add_plugins(scene::ScenePlugin { dir });
         rampart_client::play(app)
     });
@@ -285,6 +287,9 @@ fn scripted_scene_renders_every_step() {
             .count();
         assert!(near * 8 > p.width / 2, "{name}: no HUD bar at the top");
     }
+    let frames = std::fs::read_to_string(out.join(frames::FILE)).unwrap();
+    assert!(!frames.starts_with("0 frames"), "no battle frames timed");
+    print!("(battle screen: {}) ", frames.trim());
     let hud = std::fs::read_to_string(out.join("hud.txt")).unwrap();
     check_gallery(&pictures[SHOTS.len() - 1], &hud);
     for needle in [
