@@ -392,22 +392,6 @@ fn update_bars(
     let looks = crowd(&session.battle, focus(session));
     let scale = Vec2::splat(rigs.iter().next().map_or(1.0, |r| bar_scale(r.zoom)));
     for (bar, hp, children, mut node, mut back, mut border, mut transform) in &mut bars {
-        if transform.scale != scale {
-            transform.scale = scale;
-        }
-        let look = looks.get(&hp.attacker).copied();
-        let alpha = if look == Some(Look::Faded) {
-            FADED
-        } else {
-            1.0
-        };
-        set_colour(&mut back.0, BAR_BACK.with_alpha(alpha));
-        let edge = Color::BLACK.with_alpha(alpha);
-        if border.top != edge {
-            *border = BorderColor::all(edge);
-        }
-        // The palette may change while the bar is shown (the colour-blind setting).
-        let fill = palette.section(sections(hp.max_hp).size).with_alpha(alpha);
         let Some(e) = session.battle.entity(hp.attacker) else {
             // `Follow` takes the bar away with its attacker.
             continue;
@@ -417,8 +401,28 @@ fn update_bars(
             commands.entity(bar).despawn();
             continue;
         }
-        let content = session.battle.content();
+        let look = looks.get(&hp.attacker).copied();
         show_if(&mut node, look.is_some());
+        if look.is_none() {
+            // Hidden (most of a crowd): brought up to date in the frame it shows again.
+            continue;
+        }
+        if transform.scale != scale {
+            transform.scale = scale;
+        }
+        let alpha = if look == Some(Look::Faded) {
+            FADED
+        } else {
+            1.0
+        };
+        set_colour(&mut back, BAR_BACK.with_alpha(alpha));
+        let edge = Color::BLACK.with_alpha(alpha);
+        if border.top != edge {
+            *border = BorderColor::all(edge);
+        }
+        // The palette may change while the bar is shown (the colour-blind setting).
+        let fill = palette.section(sections(hp.max_hp).size).with_alpha(alpha);
+        let content = session.battle.content();
         let share = |v: f64| ((v / e.max_hp.max(1e-9)).clamp(0.0, 1.0) * 100.0) as f32;
         let shield = e
             .effects
@@ -436,14 +440,14 @@ fn update_bars(
             .collect();
         for child in children.iter() {
             if let Ok((mut node, mut colour)) = fills.get_mut(child) {
-                node.width = Val::Percent(share(e.hp));
-                set_colour(&mut colour.0, fill);
+                set_width(&mut node, share(e.hp));
+                set_colour(&mut colour, fill);
             }
             if let Ok(mut colour) = lines.get_mut(child) {
-                set_colour(&mut colour.0, edge);
+                set_colour(&mut colour, edge);
             }
             if let Ok(mut node) = shields.get_mut(child) {
-                node.width = Val::Percent(share(shield));
+                set_width(&mut node, share(shield));
             }
             if let Ok((row, mut shown)) = badges.get_mut(child)
                 && shown.shown != wanted
@@ -486,10 +490,19 @@ fn update_bars(
     }
 }
 
-/// Sets `colour` to `wanted` only if it differs, so that an unchanged bar is not redrawn.
-fn set_colour(colour: &mut Color, wanted: Color) {
-    if *colour != wanted {
-        *colour = wanted;
+/// Sets `node`'s width to `percent` only if it differs, so that an unchanged bar is not laid
+/// out again.
+fn set_width(node: &mut Mut<Node>, percent: f32) {
+    if node.width != Val::Percent(percent) {
+        node.width = Val::Percent(percent);
+    }
+}
+
+/// Sets `colour` to `wanted` only if it differs, so that an unchanged bar is not redrawn (read
+/// through the `Mut`, which a `&mut Color` taken from it would mark changed).
+fn set_colour(colour: &mut Mut<BackgroundColor>, wanted: Color) {
+    if colour.0 != wanted {
+        colour.0 = wanted;
     }
 }
 

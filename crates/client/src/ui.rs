@@ -1,6 +1,7 @@
 //! The pieces every screen is built from: the palette, text, buttons and the [`Action`] each
 //! button (or key, see [`actions`](super::actions)) carries, and the layouts the screens share.
 
+use std::ops::DerefMut;
 use std::path::PathBuf;
 
 use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
@@ -225,8 +226,9 @@ pub fn sized_choice_button(
 }
 
 /// Shows `node` when `on`, else hides it (touching it only when that changes, so that the
-/// layout is not worked out again for nothing).
-pub fn show_if(node: &mut Node, on: bool) {
+/// layout is not worked out again for nothing: a `Mut<Node>` is read without being marked
+/// changed, which a `&mut Node` taken from it would be).
+pub fn show_if(node: &mut impl DerefMut<Target = Node>, on: bool) {
     let display = if on { Display::Flex } else { Display::None };
     if node.display != display {
         node.display = display;
