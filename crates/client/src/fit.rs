@@ -881,3 +881,64 @@ fn the_info_panel_fits_every_core_blueprint_building_and_attacker() {
         fits(&format!("info on {id:?}"), &shown(&mut app, info));
     }
 }
+
+/// A run of core's content on its first battle, played to its end by `play` (at most an hour
+/// of game time).
+#[cfg(test)]
+fn ended(play: impl Fn(&mut Battle)) -> Session {
+    use rampart_core::run::RunPhase;
+    let content = core();
+    let mut game = session(1);
+    let room = game
+        .run
+        .choices()
+        .into_iter()
+        .find(|&room| {
+            let mut tried = game.run.clone();
+            tried.enter(&content, room).is_ok() && matches!(tried.phase(), RunPhase::Battle)
+        })
+        .expect("a battle room open at the start");
+    game.run.enter(&content, room).expect("enters");
+    game.start_battle(&content).expect("starts");
+    for _ in 0..3600 * TICKS_PER_SECOND {
+        if matches!(game.battle.phase(), Phase::Won | Phase::Lost) {
+            return game;
+        }
+        play(&mut game.battle);
+    }
+    panic!("the level did not end");
+}
+
+#[test]
+fn the_end_of_a_level_and_of_a_run_fit() {
+    // Won by the bot, and lost with nothing built: every wave started as soon as it may.
+    let won = ended(|b| {
+        rampart_autopilot::play_level(b);
+    });
+    assert_eq!(won.battle.phase(), Phase::Won);
+    let lost_session = ended(|b| {
+        if b.phase() == Phase::Build {
+            b.submit(PlayerCommand::StartWave);
+        }
+        b.step();
+    });
+    assert_eq!(lost_session.battle.phase(), Phase::Lost);
+    let mut lost = None;
+    for (what, session) in [("a won level", won), ("a lost level", lost_session)] {
+        let mut app = screens(Some(session));
+        run(&mut app, super::hud::spawn_hud);
+        fits(
+            &format!("the end of {what}"),
+            &shown(&mut app, super::hud::overlays),
+        );
+        lost = app.world_mut().non_send_mut::<Game>().0.take();
+    }
+    // The lost level ends the run.
+    let mut lost = lost.expect("the session back");
+    assert_eq!(super::session::finish_level(&mut lost), Screen::RunEnd);
+    let mut app = screens(Some(lost));
+    fits(
+        "the run's end",
+        &shown(&mut app, super::menu::spawn_run_end),
+    );
+}

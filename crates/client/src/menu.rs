@@ -591,7 +591,7 @@ pub fn reward_title(run: &Run) -> String {
 }
 
 /// The run's end: won (every act's boss beaten) or lost (the hull ran out), and back to the menu.
-fn spawn_run_end(
+pub(crate) fn spawn_run_end(
     mut commands: Commands,
     game: NonSend<Game>,
     content: Res<Content>,
