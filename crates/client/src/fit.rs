@@ -909,12 +909,16 @@ fn ended(play: impl Fn(&mut Battle)) -> Session {
     panic!("the level did not end");
 }
 
+/// The bot plays `battle`'s level out.
+#[cfg(test)]
+fn bot_plays(battle: &mut Battle) {
+    rampart_autopilot::play_level(battle);
+}
+
 #[test]
 fn the_end_of_a_level_and_of_a_run_fit() {
     // Won by the bot, and lost with nothing built: every wave started as soon as it may.
-    let won = ended(|b| {
-        rampart_autopilot::play_level(b);
-    });
+    let won = ended(bot_plays);
     assert_eq!(won.battle.phase(), Phase::Won);
     let lost_session = ended(|b| {
         if b.phase() == Phase::Build {
