@@ -11,7 +11,9 @@ use clap::Args;
 
 use rampart_core::content::{ContentDb, Placement};
 use rampart_core::diagnostics::{Diagnostic, did_you_mean};
-use rampart_core::scenario::{self, Act, Action, Building, Group, Report, Scenario, WaveSpec};
+use rampart_core::scenario::{
+    self, Act, Action, Building, Expectation, Group, Measure, Report, Scenario, WaveSpec,
+};
 
 use super::{Context, Failure, print_diagnostics, write_output};
 
@@ -114,7 +116,28 @@ pub fn run(context: &Context, args: &TryArgs) -> Result<(), Failure> {
     write_output(args.json.as_deref(), &report.to_json(), || {
         report.text().trim_end_matches('\n').to_string()
     })?;
-    expectations(&report)
+    expectations(&report)?;
+    script_errors(&report, &scenario)
+}
+
+/// Exit 1 when a script failed, unless the scenario judges script errors itself (it expects
+/// none, or measures them): what a script did wrong is a mistake in the mods examined, as the
+/// exit-code policy has it, even when no expectation asked.
+fn script_errors(report: &Report, scenario: &Scenario) -> Result<(), Failure> {
+    let judged = scenario.expect.iter().any(|e| match e {
+        Expectation::NoScriptErrors => true,
+        Expectation::AtLeast(m, _) | Expectation::AtMost(m, _) => *m == Measure::ScriptErrors,
+        _ => false,
+    });
+    let errors: u32 = report.script_errors.iter().map(|e| e.times).sum();
+    match errors {
+        0 => Ok(()),
+        _ if judged => Ok(()),
+        1 => Err(Failure::Found(Some("a script failed (above)".into()))),
+        n => Err(Failure::Found(Some(format!(
+            "scripts failed {n} times (above)"
+        )))),
+    }
 }
 
 /// Exit 1 when an expectation failed.

@@ -556,7 +556,12 @@ fn try_lists_script_errors_counted_and_warns_of_switched_off_scripts_and_misspel
 }"#,
     );
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The scripts' failures are mistakes in the mod tried: exit 1, pointing at the report.
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("scripts failed 10 times (above)"),
+        "{stderr}"
+    );
     let off = "[probe] scripts/prober.lua is switched off for the rest of the battle after 10 \
                script errors; the last was: [probe] scripts/prober.lua:5: boom";
     assert!(

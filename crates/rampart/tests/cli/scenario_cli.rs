@@ -13,6 +13,19 @@ fn scenario(dir: &Path, name: &str, text: &str) -> String {
     path.to_str().unwrap().to_string()
 }
 
+/// Mod `probe`: a special building, `probe:prober`, whose script fails at every tick.
+fn failing_probe(mods: &Mods) -> &Mods {
+    mods.manifest("probe", &["core"])
+        .file(
+            "probe/blueprints/prober.ron",
+            &crate::common::blueprint("Prober", "Special", "script: \"scripts/prober.lua\","),
+        )
+        .file(
+            "probe/scripts/prober.lua",
+            "return {\n    on_tick = function(self, game)\n        error(\"boom\")\n    end,\n}\n",
+        )
+}
+
 /// A Budget Sentry north of the straight path, a wave of Skeletons, and `expect`.
 fn sentry(expect: &str) -> String {
     format!(
@@ -348,15 +361,7 @@ fn the_same_scenario_gives_the_same_report_in_two_processes() {
 fn test_mod_lists_failures_and_script_errors_and_exits_1() {
     let home = tempfile::tempdir().unwrap();
     let mods = Mods::new();
-    mods.manifest("probe", &["core"])
-        .file(
-            "probe/blueprints/prober.ron",
-            &crate::common::blueprint("Prober", "Special", "script: \"scripts/prober.lua\","),
-        )
-        .file(
-            "probe/scripts/prober.lua",
-            "return {\n    on_tick = function(self, game)\n        error(\"boom\")\n    end,\n}\n",
-        )
+    failing_probe(&mods)
         .file(
             "probe/tests/a_fine.ron",
             "(buildings: [(blueprint: \"core:budget_sentry\", tile: (7, 5))], expect: [AtMost(HullLost, 0)])",
@@ -431,6 +436,39 @@ fn test_mod_lists_failures_and_script_errors_and_exits_1() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("tests"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn try_exits_1_when_a_script_fails_unless_the_scenario_judges_script_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let mods = Mods::new();
+    failing_probe(&mods);
+    let dir = mods.path().to_str().unwrap();
+    // The one-blueprint form asks nothing of scripts: the failure alone makes it exit 1.
+    let out = rampart(
+        home.path(),
+        &["try", "probe:prober", "--seconds", "1", "--mods-dir", dir],
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("scripts/prober.lua:3: boom"), "{stdout}");
+    assert!(stderr.contains("scripts failed "), "{stderr}");
+    // A scenario that measures script errors is judged by its expectation alone.
+    let measured = scenario(
+        home.path(),
+        "measured.ron",
+        r#"(
+    buildings: [(blueprint: "probe:prober", tile: (7, 5))],
+    waves: [(send: [(attacker: "core:skeleton")])],
+    ticks: 5,
+    expect: [AtLeast(ScriptErrors, 5)],
+)"#,
+    );
+    let out = rampart(
+        home.path(),
+        &["try", "--scenario", &measured, "--mods-dir", dir],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 /// The page's example is core's test file as it stands, and its output is what `try` prints.
