@@ -334,9 +334,6 @@ fn place_labels(
         return;
     };
     let field = session.battle.field();
-    // The camera's projection once for every label, not worked out again for each.
-    let viewport = camera.logical_viewport_rect();
-    let clip_from_world = camera.clip_from_view() * eye.affine().inverse();
     for (e, follow, mut node) in &mut labels {
         let at = match follow.unit {
             Some(id) => match session.battle.entity(id) {
@@ -352,14 +349,9 @@ fn place_labels(
             },
             None => follow.at,
         };
-        // As `Camera::world_to_viewport`: nothing is placed without a viewport, nor a point
-        // beyond the near or far plane.
-        let ndc = clip_from_world.project_point3(at);
-        let Some(viewport) = viewport.filter(|_| !ndc.is_nan() && (0.0..=1.0).contains(&ndc.z))
-        else {
+        let Ok(screen) = camera.world_to_viewport(eye, at) else {
             continue;
         };
-        let screen = (Vec2::new(ndc.x, -ndc.y) + Vec2::ONE) / 2.0 * viewport.size() + viewport.min;
         // The viewport's pixels are the window's; the UI's are scaled by the UI scale.
         let screen = screen / scale.0 + follow.offset;
         let (left, top) = (Val::Px(screen.x), Val::Px(screen.y));
